@@ -58,7 +58,7 @@ struct yt_node {
 };
 
 /* Parse a file.  Return: the root (a YT_MAP, YT_SEQ or YT_SCALAR) or NULL with @err set
- * (missing file: "path:0:0: cannot open (No such file or directory)"; syntax errors at the
+ * (missing file: "path:1:1: cannot open: No such file or directory (expected a readable file)"; syntax errors at the
  * libyaml problem mark; duplicate mapping keys; anchors/aliases and tags other than the
  * standard ones are rejected; an empty document is an error). */
 struct yt_node *yt_load_file(const char *path, struct c2c_err *err);
@@ -78,7 +78,8 @@ struct yt_node *yt_get(const struct yt_node *map, const char *key);
 
 /*
  * yt_expect_map - check @node is a mapping whose keys are all in @allowed (NULL-terminated).
- * @what names the node in messages ("machine", "actors[2]").  Errors:
+ * @what names the node in messages ("machine", "actors[2]").  @allowed NULL accepts any key.
+ * Errors:
  *   "file:l:c: machine: expected a mapping (got a sequence)"
  *   "file:l:c: machine: unknown key 'latncy' (expected one of: topology, caches, latency, ...; did you mean 'latency'?)"
  */
@@ -114,10 +115,15 @@ bool yt_duration(const struct yt_node *n, const char *what, uint64_t unit_ps, ui
  * YAML value parsed from @value (a scalar, or flow YAML such as "[1, 2]" or "{a: 1}").
  * Missing intermediate mappings are created; a missing final key is added; an index must
  * exist.  @origin names the source for marks and errors ("--set" or "variants[1].set").
- * Return: false with @err set ("<origin>: path 'a.b': 'a' is a scalar, cannot descend").
+ * Return: false with @err set ("--set:1:1: path 'a.b': cannot descend into 'a' (a scalar) (expected a mapping)").
  */
 bool yt_set_path(struct yt_node *root, const char *path, const char *value, const char *origin,
 		 struct c2c_err *err);
+
+/* yt_set_path_node - as yt_set_path, with a copy of @value (marks kept: errors found later
+ * in the value point into its own file). */
+bool yt_set_path_node(struct yt_node *root, const char *path, const struct yt_node *value,
+		      const char *origin, struct c2c_err *err);
 
 /* yt_replace - replace @old's contents by a deep copy of @src in place (used to graft a machine
  * file into a scenario).  Can't fail. */

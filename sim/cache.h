@@ -1,0 +1,66 @@
+/*
+ * cache.h - one private cache level of one core: set-associative tags with LRU replacement.
+ *
+ * The cache half of coherence (ZSim's split): what a core knows about its own copy — MESI
+ * state, the directory index of the line, the value epoch it holds (for the data-value
+ * invariant) and whether it arrived by prefetch.  L1d and L2 of a core are two pcaches; L1d
+ * is kept a subset of L2 by mem.c, and both copies carry the same state and epoch.
+ */
+#ifndef C2C_CACHE_H
+#define C2C_CACHE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct cway {
+	uint64_t tag;     /* line address + 1; 0 means the way is empty */
+	uint64_t lru;     /* last-use stamp; smallest is evicted */
+	uint64_t version; /* value epoch of the copy (data-value invariant) */
+	uint32_t line;    /* directory index of the line */
+	uint8_t state;    /* enum mesi; never MESI_I in a filled way */
+	uint8_t pf;       /* filled by a prefetch and not yet used by a demand access */
+};
+
+struct pcache {
+	uint32_t sets, ways, set_mask, shift; /* shift: log2 of the coherence unit */
+	uint64_t clock;
+	struct cway *way; /* sets * ways */
+};
+
+/* pcache_init - allocate @sets x @ways empty ways (@sets a power of two, @shift log2 of the line size).  Can't fail. */
+void pcache_init(struct pcache *c, uint32_t sets, uint32_t ways, uint32_t shift);
+void pcache_release(struct pcache *c);
+
+static inline struct cway *pcache_set(struct pcache *c, uint64_t line_addr)
+{
+	return &c->way[((line_addr >> c->shift) & c->set_mask) * c->ways];
+}
+
+/* pcache_lookup - the way holding @line_addr, or NULL. */
+static inline struct cway *pcache_lookup(struct pcache *c, uint64_t line_addr)
+{
+	struct cway *w = pcache_set(c, line_addr);
+	uint64_t tag = line_addr + 1;
+
+	for (uint32_t i = 0; i < c->ways; i++)
+		if (w[i].tag == tag)
+			return &w[i];
+	return NULL;
+}
+
+static inline void pcache_touch(struct pcache *c, struct cway *w)
+{
+	w->lru = ++c->clock;
+}
+
+/* pcache_victim - the way to fill for @line_addr: an empty one, else the least recently used.
+ * The caller evicts its current content (if tag != 0) before reusing it. */
+struct cway *pcache_victim(struct pcache *c, uint64_t line_addr);
+
+static inline uint64_t cway_addr(const struct cway *w)
+{
+	return w->tag - 1;
+}
+
+#endif

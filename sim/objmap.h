@@ -1,0 +1,44 @@
+/*
+ * objmap.h - named objects at addresses: what reports print instead of raw addresses.
+ *
+ * A scenario places objects (regions of bytes now; instances of struct layouts later) at
+ * addresses with a home NUMA node.  The memory system asks objmap_find() once per line, when
+ * the line is first touched, and stores the answer in the directory entry.
+ */
+#ifndef C2C_OBJMAP_H
+#define C2C_OBJMAP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define OBJ_NONE UINT32_MAX
+
+struct obj {
+	char *name;     /* "counter", "memcg[3].pn[1]" */
+	char *type;     /* struct name, or NULL for a plain region */
+	uint64_t base, size;
+	uint16_t node;  /* home NUMA node */
+};
+
+struct objmap {
+	struct obj *v;
+	uint32_t *by_addr; /* indexes sorted by base, built by objmap_seal() */
+	uint32_t nr, cap;
+};
+
+void objmap_init(struct objmap *om);
+void objmap_release(struct objmap *om);
+
+/* objmap_add - register an object.  Return: its index.  Can't fail; overlaps are checked by
+ * objmap_seal(). */
+uint32_t objmap_add(struct objmap *om, const char *name, const char *type, uint64_t base,
+		    uint64_t size, uint16_t node);
+
+/* objmap_seal - sort for lookups.  Return: OBJ_NONE when no two objects overlap, else the
+ * index of an object that overlaps the one before it in address order. */
+uint32_t objmap_seal(struct objmap *om);
+
+/* objmap_find - the object containing @addr, or OBJ_NONE. */
+uint32_t objmap_find(const struct objmap *om, uint64_t addr);
+
+#endif

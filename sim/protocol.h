@@ -1,0 +1,125 @@
+/*
+ * protocol.h - the MESI protocol, with adjacent-line prefetch requests, as one table.
+ *
+ * Design (after gem5's SLICC tables and ZSim's split of cache and directory knowledge)
+ * ------------------------------------------------------------------------------------
+ * A coherence agent is a core's private hierarchy (L1d + L2, inclusive).  For one line the
+ * table is keyed by
+ *     own    - the requesting core's state   I S E M
+ *     others - what all other cores hold     I (none)  S (one or more Shared)
+ *                                            E (one clean owner)  M (one dirty owner)
+ *     event  - LOAD STORE RMW      demand accesses (RMW = plain or LOCK-prefixed read-modify-
+ *                                  write; the lock changes timing, not coherence)
+ *              PF_LOAD PF_STORE    adjacent-line prefetch of the buddy line, for reading or for
+ *                                  ownership (machine parameter prefetch.store_buddy)
+ *              EVICT               the core drops its copy (capacity)
+ *     guard  - ANY, or STEAL/DROP for prefetches that find the line Modified elsewhere
+ *              (machine parameter prefetch.buddy_modified)
+ * and gives the next own and others states and an ordered list of actions.  Pairs excluded by
+ * SWMR (an exclusive copy next to any other copy) and evictions of absent lines are listed as
+ * impossible with a reason.  A request is applied atomically when the core issues it; its
+ * latency is charged by the memory system (mem.c) from the actions and where the data is, and
+ * requests for one line are serialized at the line's home (mem.c, busy_until): that is the one
+ * place where concurrent requests meet, so the table itself has no transient states.
+ *
+ * `c2csim protocol` prints this table; it is the documentation of the protocol.
+ */
+#ifndef C2C_PROTOCOL_H
+#define C2C_PROTOCOL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+enum mesi {
+	MESI_I, /* invalid: no copy */
+	MESI_S, /* shared: a clean copy, others may have one */
+	MESI_E, /* exclusive: the only copy, clean */
+	MESI_M, /* modified: the only copy, dirty */
+	MESI_COUNT
+};
+
+enum proto_event {
+	EV_LOAD,     /* demand load */
+	EV_STORE,    /* demand store (plain; retires through the store buffer) */
+	EV_RMW,      /* demand read-modify-write (this_cpu_* or atomic_*) */
+	EV_PF_LOAD,  /* adjacent-line prefetch of the buddy, for reading */
+	EV_PF_STORE, /* adjacent-line prefetch of the buddy, for ownership (RFO prefetch) */
+	EV_EVICT,    /* capacity eviction from the private L2 */
+	EV_COUNT
+};
+
+enum proto_guard {
+	G_ANY,   /* the row applies whatever the prefetch parameters */
+	G_STEAL, /* prefetch.buddy_modified = steal */
+	G_DROP,  /* prefetch.buddy_modified = drop */
+	G_COUNT
+};
+
+enum proto_action {
+	ACT_NONE,           /* end of the action list */
+	ACT_HIT,            /* served by the private copy */
+	ACT_SILENT_UPGRADE, /* E -> M without a message: the copy was already exclusive */
+	ACT_UPGRADE,        /* ownership request for a line the core already holds Shared */
+	ACT_FILL_MEM,       /* data from the LLC or DRAM: no other core holds it */
+	ACT_FILL_SHARER,    /* clean data from a sharer's cache (or the LLC) */
+	ACT_FWD_GETS,       /* the owner sends the data and keeps a Shared copy */
+	ACT_FWD_GETX,       /* the owner sends the data and invalidates its copy */
+	ACT_SEND_INV,       /* invalidate every other Shared copy */
+	ACT_COUNT_HITM,     /* a load (or an RMW's load) found the line Modified elsewhere */
+	ACT_COUNT_RFO_HITM, /* a store's RFO found the line Modified elsewhere */
+	ACT_COUNT_PF_HITM,  /* a prefetch found the line Modified elsewhere and took it */
+	ACT_WRITEBACK,      /* dirty data written back to the LLC */
+	ACT_WRITE_DATA,     /* the access writes: a new value epoch (data-value invariant) */
+	ACT_DROP_PF,        /* the prefetch is dropped */
+	ACT_EVICT,          /* the requester's copy is dropped (into the LLC) */
+	ACT_COUNT
+};
+
+#define PROTO_MAX_ACTIONS 4
+
+struct proto_row {
+	uint8_t own, others, event, guard;
+	uint8_t next_own, next_others;
+	uint8_t act[PROTO_MAX_ACTIONS]; /* ordered, ACT_NONE-terminated when shorter */
+	const char *desc;
+};
+
+struct proto_impossible {
+	int8_t own, others, event; /* -1 = any */
+	const char *reason;
+};
+
+extern const char *const mesi_names[MESI_COUNT];
+extern const char *const proto_event_names[EV_COUNT];
+extern const char *const proto_guard_names[G_COUNT];
+extern const char *const proto_action_names[ACT_COUNT];
+
+extern const struct proto_row proto_rows[];
+extern const unsigned proto_nr_rows;
+extern const struct proto_impossible proto_impossible[];
+extern const unsigned proto_nr_impossible;
+
+/* The row index for every key, built once per memory system from proto_rows. */
+struct proto_index {
+	const struct proto_row *row[MESI_COUNT][MESI_COUNT][EV_COUNT][2]; /* [..][steal=0/drop=1] */
+};
+
+/* proto_index_build - fill @ix.  Return: false if two rows claim one key (a table bug). */
+bool proto_index_build(struct proto_index *ix);
+
+/* proto_lookup - the row for a key, NULL when the key is impossible.  @drop selects the
+ * G_DROP rows for prefetches of a line Modified elsewhere. */
+static inline const struct proto_row *proto_lookup(const struct proto_index *ix, int own,
+						   int others, int event, bool drop)
+{
+	return ix->row[own][others][event][drop];
+}
+
+/* proto_impossible_reason - why a key has no row, or NULL when it should have one. */
+const char *proto_impossible_reason(int own, int others, int event);
+
+/* proto_print - the table as text (for `c2csim protocol`). */
+void proto_print(FILE *f);
+
+#endif

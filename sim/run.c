@@ -1,0 +1,139 @@
+/*
+ * run.c - one variant's simulation: threads of actors as events on the queue; see run.h.
+ *
+ * Each CPU of an actor is a thread that runs the actor's loop.  A thread has exactly one
+ * pending event: "issue my next operation", scheduled at the time the memory system says the
+ * CPU can go on.  Threads start at time 0 in actor order then CPU order, so ties at a time are
+ * broken by that order (evq's FIFO on scheduling).  Delays draw from the thread's own random
+ * stream, seeded from (scenario seed, actor, CPU).
+ */
+#include "run.h"
+
+#include <glib.h>
+#include <string.h>
+
+#include "evq.h"
+#include "rng.h"
+#include "scenario.h"
+
+struct thread {
+	const struct actor *a;
+	struct actor_result *res;
+	struct rng rng;
+	uint64_t iter;
+	uint32_t pc;
+	int cpu;
+};
+
+struct sim {
+	struct evq *q;
+	struct mem *mem;
+	const struct variant *v;
+	simtime_t end;       /* the last time any thread finished or was cut */
+	bool cut;            /* the end time stopped at least one thread */
+};
+
+/* thread_done - has the thread run all it was asked to, after finishing an iteration? */
+static bool thread_done(const struct sim *sim, const struct thread *t)
+{
+	if (t->a->loops)
+		return t->iter >= t->a->loops;
+	return sim->v->end_iterations && t->iter >= sim->v->end_iterations;
+}
+
+static void thread_step(struct sim *sim, void *data, uint64_t arg)
+{
+	struct thread *t = data;
+	const struct op *op = &t->a->ops[t->pc];
+	simtime_t now = evq_now(sim->q), next;
+
+	if (op->kind == OP_DELAY)
+		next = now + op->delay_min +
+		       (op->delay_max > op->delay_min
+				? rng_below(&t->rng, op->delay_max - op->delay_min + 1) : 0);
+	else
+		next = mem_access(sim->mem, t->cpu, op->addr + (uint64_t)t->cpu * op->cpu_stride,
+				  op->size, (enum mem_op)op->kind, op->site, now);
+	/* Time must advance, or a loop of zero delays would never reach the end time. */
+	if (next == now)
+		next++;
+	if (++t->pc == t->a->nr_ops) {
+		t->pc = 0;
+		t->iter++;
+		t->res->iterations++;
+		if (thread_done(sim, t)) {
+			if (next > sim->end)
+				sim->end = next;
+			return;
+		}
+	}
+	if (sim->v->end_time && next >= sim->v->end_time) {
+		sim->cut = true;
+		return;
+	}
+	evq_push(sim->q, next, thread_step, t, 0);
+}
+
+static void result_init(struct run_result *r, const struct variant *v)
+{
+	r->variant = g_strdup(v->name);
+	r->mc = &v->mc;
+	r->objs = &v->objs;
+	r->site_names = v->site_names;
+	r->nr_sites = v->nr_sites;
+	r->nr_actors = v->nr_actors;
+	r->actors = g_new0(struct actor_result, v->nr_actors);
+	for (uint32_t a = 0; a < v->nr_actors; a++) {
+		r->actors[a].name = g_strdup(v->actors[a].name);
+		r->actors[a].nr_threads = v->actors[a].nr_cpus;
+	}
+}
+
+struct run_result *run_variant(const struct scenario *sc, uint32_t vi, bool check,
+			       struct c2c_err *err)
+{
+	const struct variant *v = &sc->v[vi];
+	struct run_result *r = g_new0(struct run_result, 1);
+	struct sim sim = {.q = evq_new(), .v = v};
+	uint32_t nr_threads = 0, n = 0;
+	struct thread *th;
+	struct event ev;
+
+	result_init(r, v);
+	sim.mem = r->mem = mem_new(&v->mc, &v->objs, check);
+	for (uint32_t a = 0; a < v->nr_actors; a++)
+		nr_threads += v->actors[a].nr_cpus;
+	th = g_new0(struct thread, nr_threads);
+	for (uint32_t a = 0; a < v->nr_actors; a++) {
+		for (uint32_t c = 0; c < v->actors[a].nr_cpus; c++, n++) {
+			th[n] = (struct thread){.a = &v->actors[a], .res = &r->actors[a],
+						.cpu = v->actors[a].cpus[c]};
+			rng_seed(&th[n].rng, v->seed, (uint64_t)a * C2C_MAX_CPUS + (uint64_t)th[n].cpu);
+			evq_push(sim.q, 0, thread_step, &th[n], 0);
+		}
+	}
+	while (!sim.mem->failed && evq_pop(sim.q, &ev))
+		ev.fn(&sim, ev.data, ev.arg);
+	r->events = sim.q->dispatched;
+	r->sim_time = sim.cut && v->end_time > sim.end ? v->end_time : sim.end;
+	evq_free(sim.q);
+	g_free(th);
+	if (sim.mem->failed) {
+		err_setf(err, "%s: variant %s: %s", sc->path, v->name, sim.mem->fail_msg);
+		run_result_free(r);
+		return NULL;
+	}
+	return r;
+}
+
+void run_result_free(struct run_result *r)
+{
+	if (!r)
+		return;
+	for (uint32_t a = 0; a < r->nr_actors; a++)
+		g_free(r->actors[a].name);
+	g_free(r->actors);
+	mem_free(r->mem);
+	g_free(r->variant);
+	g_free(r);
+}
