@@ -1,0 +1,232 @@
+/*
+ * check_physics.c - the memory system against the physics it claims (skylake-sp-2s).
+ *
+ * Each test drives CPUs directly through mem_access with invariant checks on, and compares
+ * counts and latencies with the machine model's own figures (reference: latencies.md).
+ */
+#include <glib.h>
+
+#include "testutil.h"
+
+#define A 0x10000000ull
+
+static struct machine mc;
+static struct mem *m;
+
+static void setup_pf(bool pf)
+{
+	static const char *const on[] = {"prefetch.adjacent_line=true", NULL};
+	static const char *const off[] = {"prefetch.adjacent_line=false", NULL};
+
+	tu_machine(&mc, "skylake-sp-2s", pf ? on : off);
+	m = mem_new(&mc, NULL, true);
+}
+
+static void teardown(void)
+{
+	mem_free(m);
+	machine_release(&mc);
+	m = NULL;
+}
+
+/* One CPU alone, over loads, stores and RMWs on many lines: nothing to share. */
+START_TEST(mem_access_one_cpu_alone)
+{
+	simtime_t t = 0;
+
+	setup_pf(true);
+	for (int i = 0; i < 20000; i++) {
+		uint64_t addr = A + (uint64_t)(i * 7919 % 4096) * 8;
+
+		t = mem_access(m, 0, addr, 8, (enum mem_op)(i % MEM_OP_COUNT), 0, t);
+	}
+	ck_assert(!m->failed);
+	ck_assert_uint_eq(tu_sum(m, LS_HITM_LCL) + tu_sum(m, LS_HITM_RMT), 0);
+	ck_assert_uint_eq(tu_sum(m, LS_PF_HITM), 0);
+	ck_assert_uint_eq(tu_sum(m, LS_INV_RECV), 0);
+	teardown();
+}
+END_TEST
+
+/* Two CPUs alternately take one counter with a locked increment.  Every handoff is a HITM
+ * and one handoff costs about the model's HITM latency (plus the locked RMW itself). */
+static void ping_pong(int cpu_b, bool local)
+{
+	const int cpus[2] = {0, cpu_b};
+	const uint64_t addrs[2] = {A, A};
+	const uint64_t n = 2000;
+	simtime_t end, per, model;
+
+	setup_pf(false);
+	end = tu_hammer(m, cpus, addrs, 2, MEM_LOCKED_RMW, n);
+	/* The first access fills from DRAM; every later one takes the line from the other CPU. */
+	ck_assert_uint_eq(tu_sum(m, local ? LS_HITM_LCL : LS_HITM_RMT), 2 * n - 1);
+	ck_assert_uint_eq(tu_sum(m, local ? LS_HITM_RMT : LS_HITM_LCL), 0);
+	per = end / (2 * n);
+	/* Remote: the line is homed on node 0, so the two directions pay the owner-homed and the
+	 * reader-homed figure in turn; the model's figure is their mean. */
+	model = local ? mc.hitm_local : (mc.hitm_remote_owner_home + mc.hitm_remote_reader_home) / 2;
+	ck_assert_msg(per * 4 <= model * 5 && per * 4 >= model * 3,
+		      "one-way handoff %" G_GUINT64_FORMAT " ps vs model %" G_GUINT64_FORMAT " ps",
+		      per, model);
+	teardown();
+}
+
+START_TEST(mem_access_ping_pong_local)
+{
+	ping_pong(1, true);
+}
+END_TEST
+
+START_TEST(mem_access_ping_pong_remote)
+{
+	ping_pong(20, false);
+}
+END_TEST
+
+/* Two CPUs on two sockets write different lines of one 128-byte pair (or 128 bytes apart). */
+static void pair_writers(bool pf, uint64_t distance, bool expect_pf)
+{
+	const int cpus[2] = {0, 20};
+	const uint64_t addrs[2] = {A, A + distance};
+	uint64_t pf_xfer;
+
+	setup_pf(pf);
+	tu_hammer(m, cpus, addrs, 2, MEM_STORE, 5000);
+	ck_assert_uint_eq(tu_sum(m, LS_HITM_LCL) + tu_sum(m, LS_HITM_RMT), 0);
+	ck_assert_uint_eq(tu_sum(m, LS_ST_RFO_HITM), 0);
+	pf_xfer = tu_sum(m, LS_PF_HITM) + tu_sum(m, LS_PF_XFER) + tu_sum(m, LS_PF_INV);
+	if (expect_pf)
+		ck_assert_uint_gt(pf_xfer, 0);
+	else
+		ck_assert_uint_eq(pf_xfer, 0);
+	teardown();
+}
+
+START_TEST(mem_access_pair_false_sharing_prefetch_on)
+{
+	pair_writers(true, 64, true);
+}
+END_TEST
+
+START_TEST(mem_access_pair_false_sharing_prefetch_off)
+{
+	pair_writers(false, 64, false);
+}
+END_TEST
+
+START_TEST(mem_access_lines_128_apart)
+{
+	pair_writers(true, 128, false);
+	pair_writers(false, 128, false);
+}
+END_TEST
+
+/* Aggregate locked-counter throughput, M ops per simulated second, for CPUs @cpus. */
+static uint64_t counter_mops(const int *cpus, int n)
+{
+	g_autofree uint64_t *addrs = g_new(uint64_t, n);
+	const uint64_t iters = 1000;
+	simtime_t end;
+	uint64_t mops;
+
+	for (int i = 0; i < n; i++)
+		addrs[i] = A;
+	setup_pf(true);
+	end = tu_hammer(m, cpus, addrs, n, MEM_LOCKED_RMW, iters);
+	mops = (uint64_t)n * iters * 1000000 / end; /* ops per us = M ops per s */
+	teardown();
+	return mops;
+}
+
+START_TEST(mem_access_locked_counter_throughput)
+{
+	int cpus[40];
+	uint64_t m4, m20, both;
+
+	for (int i = 0; i < 40; i++)
+		cpus[i] = i;
+	m4 = counter_mops(cpus, 4);
+	m20 = counter_mops(cpus, 20);
+	ck_assert_msg(m20 >= 10 && m20 <= 25, "20 CPUs of one socket: %" G_GUINT64_FORMAT " M/s",
+		      m20);
+	/* Roughly flat: the line is the bottleneck, not the number of CPUs queueing for it. */
+	ck_assert_msg(m4 * 10 <= m20 * 12 && m20 * 10 <= m4 * 12,
+		      "4 CPUs %" G_GUINT64_FORMAT " M/s vs 20 CPUs %" G_GUINT64_FORMAT " M/s", m4, m20);
+	for (int i = 0; i < 20; i++)
+		cpus[i] = i % 2 ? 20 + i / 2 : i / 2; /* alternate sockets */
+	both = counter_mops(cpus, 20);
+	ck_assert_msg(both < m20, "both sockets %" G_GUINT64_FORMAT " M/s, one socket %"
+		      G_GUINT64_FORMAT " M/s", both, m20);
+}
+END_TEST
+
+/* The cost of a store to a line that N readers share. */
+static simtime_t store_after_readers(int n)
+{
+	simtime_t t = 0, start;
+
+	setup_pf(false);
+	for (int r = 1; r <= n; r++)
+		t = mem_access(m, r, A, 8, MEM_LOAD, 0, t);
+	start = t + 1000000;
+	t = mem_access(m, 0, A, 8, MEM_RMW, 0, start) - start;
+	ck_assert_uint_eq(tu_sum(m, LS_INV_RECV), (uint64_t)n);
+	teardown();
+	return t;
+}
+
+START_TEST(mem_access_store_cost_grows_with_sharers)
+{
+	simtime_t prev = store_after_readers(1);
+
+	for (int n = 2; n <= 16; n *= 2) {
+		simtime_t cost = store_after_readers(n);
+
+		ck_assert_msg(cost > prev, "%d sharers: %" G_GUINT64_FORMAT " ps, fewer: %"
+			      G_GUINT64_FORMAT " ps", n, cost, prev);
+		prev = cost;
+	}
+}
+END_TEST
+
+/* Contention shows in latency: a hot line's HITMs cost more than the idle figure. */
+START_TEST(mem_access_contended_hitm_latency_grows)
+{
+	int cpus[20];
+	uint64_t addrs[20];
+
+	for (int i = 0; i < 20; i++) {
+		cpus[i] = i;
+		addrs[i] = A;
+	}
+	setup_pf(false);
+	tu_hammer(m, cpus, addrs, 20, MEM_LOCKED_RMW, 200);
+	ck_assert_uint_gt(tu_sum(m, LS_CYC_HITM_LCL) / tu_sum(m, LS_HITM_LCL), 5 * mc.hitm_local);
+	teardown();
+}
+END_TEST
+
+static Suite *physics_suite(void)
+{
+	Suite *s = suite_create("physics");
+	TCase *tc = tcase_create("mem_access");
+
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, mem_access_one_cpu_alone);
+	tcase_add_test(tc, mem_access_ping_pong_local);
+	tcase_add_test(tc, mem_access_ping_pong_remote);
+	tcase_add_test(tc, mem_access_pair_false_sharing_prefetch_on);
+	tcase_add_test(tc, mem_access_pair_false_sharing_prefetch_off);
+	tcase_add_test(tc, mem_access_lines_128_apart);
+	tcase_add_test(tc, mem_access_locked_counter_throughput);
+	tcase_add_test(tc, mem_access_store_cost_grows_with_sharers);
+	tcase_add_test(tc, mem_access_contended_hitm_latency_grows);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return tu_run(physics_suite());
+}
