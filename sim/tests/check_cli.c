@@ -1,0 +1,308 @@
+/*
+ * check_cli.c - end-to-end tests of the c2csim program: runs, determinism, results
+ * directories, and every kind of bad input giving exit 2 and one `file:line:col: message` line.
+ */
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <string.h>
+
+#include "testutil.h"
+
+struct cmd {
+	int status;
+	char *out, *err;
+};
+
+/* Run c2csim with @args (NULL-terminated) in the source tree; fills @c. */
+static void c2csim(struct cmd *c, const char *const *args)
+{
+	const char *bin = getenv("C2CSIM_BIN");
+	GPtrArray *argv = g_ptr_array_new();
+	g_autofree char *src = tu_src_path(".");
+	g_autoptr(GError) gerr = NULL;
+	int wait;
+
+	ck_assert_msg(bin != NULL, "C2CSIM_BIN is not set (run the tests with meson test)");
+	g_ptr_array_add(argv, (char *)bin);
+	for (; *args; args++)
+		g_ptr_array_add(argv, (char *)*args);
+	g_ptr_array_add(argv, NULL);
+	ck_assert_msg(g_spawn_sync(src, (char **)argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
+				   &c->out, &c->err, &wait, &gerr), "%s", gerr ? gerr->message : "");
+	c->status = WIFEXITED(wait) ? WEXITSTATUS(wait) : 128;
+	g_ptr_array_free(argv, TRUE);
+}
+
+static void cmd_free(struct cmd *c)
+{
+	g_free(c->out);
+	g_free(c->err);
+}
+
+static char *tmpdir(void)
+{
+	g_autoptr(GError) gerr = NULL;
+	char *d = g_dir_make_tmp("c2csim-test-XXXXXX", &gerr);
+
+	ck_assert_msg(d != NULL, "%s", gerr ? gerr->message : "");
+	return d;
+}
+
+static void rm_rf(const char *path)
+{
+	g_autofree char *cmd = g_strdup_printf("rm -rf '%s'", path);
+
+	ck_assert_int_eq(system(cmd), 0);
+}
+
+static char *slurp(const char *dir, const char *file)
+{
+	g_autofree char *path = g_build_filename(dir, file, NULL);
+	char *text = NULL;
+
+	ck_assert_msg(g_file_get_contents(path, &text, NULL, NULL), "missing %s", path);
+	return text;
+}
+
+/* The error is one line of the form file:line:col: message (expected ...). */
+static void assert_one_line_error(const struct cmd *c, const char *file_part, const char *what)
+{
+	g_autoptr(GRegex) re = g_regex_new("^[^:\\n]+:[0-9]+:[0-9]+: [^\\n]+\\n$", 0, 0, NULL);
+
+	ck_assert_msg(c->status == 2, "exit %d, stderr: %s", c->status, c->err);
+	ck_assert_msg(g_regex_match(re, c->err, 0, NULL), "not one file:line:col line: %s", c->err);
+	ck_assert_msg(strstr(c->err, file_part) && strstr(c->err, what), "stderr: %s", c->err);
+	ck_assert_str_eq(c->out, "");
+}
+
+START_TEST(run_default_twice_identical)
+{
+	g_autofree char *tmp = tmpdir();
+	g_autofree char *d1 = g_build_filename(tmp, "one", NULL);
+	g_autofree char *d2 = g_build_filename(tmp, "two", NULL);
+	const char *a1[] = {"run", "--check", "--out", d1, NULL};
+	const char *a2[] = {"run", "--check", "--out", d2, NULL};
+	struct cmd c1, c2;
+
+	c2csim(&c1, a1);
+	c2csim(&c2, a2);
+	ck_assert_msg(c1.status == 0, "%s", c1.err);
+	ck_assert_str_eq(c1.out, c2.out);
+	ck_assert_ptr_nonnull(strstr(c1.out, "Shared Data Cache Line Table"));
+	ck_assert_ptr_nonnull(strstr(c1.out, "stats"));
+	{
+		g_autofree char *s1 = slurp(d1, "summary.yaml"), *s2 = slurp(d2, "summary.yaml");
+		g_autofree char *r1 = slurp(d1, "report.txt");
+
+		ck_assert_str_eq(s1, s2);
+		ck_assert_str_eq(r1, c1.out);
+		ck_assert_ptr_nonnull(strstr(s1, "prefetch-off:"));
+		ck_assert_ptr_nonnull(strstr(s1, "hitm:"));
+	}
+	cmd_free(&c1);
+	cmd_free(&c2);
+	rm_rf(tmp);
+}
+END_TEST
+
+START_TEST(run_seed_changes_result)
+{
+	g_autofree char *tmp = tmpdir();
+	g_autofree char *d1 = g_build_filename(tmp, "a", NULL);
+	g_autofree char *d2 = g_build_filename(tmp, "b", NULL);
+	const char *a1[] = {"run", "sim/tests/data/small.yaml", "--quiet", "--out", d1, NULL};
+	const char *a2[] = {"run", "sim/tests/data/small.yaml", "--quiet", "--seed", "8", "--out",
+			    d2, NULL};
+	struct cmd c1, c2;
+
+	c2csim(&c1, a1);
+	c2csim(&c2, a2);
+	ck_assert_msg(c1.status == 0 && c2.status == 0, "%s %s", c1.err, c2.err);
+	ck_assert_str_eq(c1.out, "");
+	{
+		g_autofree char *s1 = slurp(d1, "summary.yaml"), *s2 = slurp(d2, "summary.yaml");
+
+		ck_assert_ptr_nonnull(strstr(s1, "seed: 7"));
+		ck_assert_ptr_nonnull(strstr(s2, "seed: 8"));
+		ck_assert_str_ne(s1, s2);
+	}
+	cmd_free(&c1);
+	cmd_free(&c2);
+	rm_rf(tmp);
+}
+END_TEST
+
+START_TEST(run_results_directory_replaced_atomically)
+{
+	g_autofree char *tmp = tmpdir();
+	g_autofree char *d = g_build_filename(tmp, "res", NULL);
+	const char *a[] = {"run", "sim/tests/data/small.yaml", "--quiet", "--out", d, NULL};
+	const char *files[] = {"summary.yaml", "lines.csv", "offsets.csv", "report.txt",
+			       "scenario.yaml", "params/default.yaml"};
+	struct cmd c;
+	GDir *dir;
+	const char *name;
+
+	for (int i = 0; i < 2; i++) {
+		c2csim(&c, a);
+		ck_assert_msg(c.status == 0, "%s", c.err);
+		cmd_free(&c);
+	}
+	for (size_t i = 0; i < G_N_ELEMENTS(files); i++)
+		g_free(slurp(d, files[i]));
+	/* Nothing but the results directory is left in its parent. */
+	dir = g_dir_open(tmp, 0, NULL);
+	while ((name = g_dir_read_name(dir)))
+		ck_assert_str_eq(name, "res");
+	g_dir_close(dir);
+	rm_rf(tmp);
+}
+END_TEST
+
+START_TEST(run_trace_replay)
+{
+	g_autofree char *tmp = tmpdir();
+	const char *a[] = {"run", "sim/tests/data/trace.yaml", "--check", "--out", tmp, NULL};
+	struct cmd c;
+
+	c2csim(&c, a);
+	ck_assert_msg(c.status == 0, "%s", c.err);
+	ck_assert_ptr_nonnull(strstr(c.out, "trace:"));
+	{
+		g_autofree char *s = slurp(tmp, "summary.yaml");
+
+		ck_assert_ptr_nonnull(strstr(s, "trace-cpu20"));
+	}
+	cmd_free(&c);
+	rm_rf(tmp);
+}
+END_TEST
+
+START_TEST(run_set_overrides_machine)
+{
+	g_autofree char *tmp = tmpdir();
+	const char *a[] = {"run", "sim/tests/data/small.yaml", "--quiet", "--out", tmp, "--set",
+			   "machine=nehalem-ex-24", "--set", "end.time_us=5", NULL};
+	struct cmd c;
+
+	c2csim(&c, a);
+	ck_assert_msg(c.status == 0, "%s", c.err);
+	{
+		g_autofree char *s = slurp(tmp, "summary.yaml");
+		g_autofree char *p = slurp(tmp, "params/default.yaml");
+
+		ck_assert_ptr_nonnull(strstr(s, "nehalem-ex-24"));
+		ck_assert_ptr_nonnull(strstr(p, "time_us: 5"));
+	}
+	cmd_free(&c);
+	rm_rf(tmp);
+}
+END_TEST
+
+/* Bad inputs: each gives exit 2 and one line naming the place. */
+struct bad {
+	const char *id;
+	const char *args[8];
+	const char *file_part, *what;
+};
+
+static const struct bad bads[] = {
+	{"bad-1 malformed yaml", {"run", "sim/tests/data/bad-syntax.yaml"}, "bad-syntax.yaml:",
+	 "expected valid YAML"},
+	{"bad-2 unknown key", {"run", "sim/tests/data/unknown-key.yaml"}, "unknown-key.yaml:5:1",
+	 "unknown key 'regoins'"},
+	{"bad-3 wrong type", {"run", "sim/tests/data/wrong-type.yaml"}, "wrong-type.yaml:3:7",
+	 "not an integer"},
+	{"bad-4 negative latency",
+	 {"run", "sim/tests/data/small.yaml", "--set", "machine.latency.hitm_local_ns=-3"},
+	 "--set:1:1", "negative value -3"},
+	{"bad-5 missing file", {"run", "sim/tests/data/no-such.yaml"}, "no-such.yaml:1:1",
+	 "cannot open"},
+	{"bad-6 unknown machine",
+	 {"run", "sim/tests/data/small.yaml", "--set", "machine=pentium"}, "--set:1:1",
+	 "unknown machine model 'pentium'"},
+	{"bad-7 unknown region", {"run", "sim/tests/data/unknown-region.yaml"},
+	 "unknown-region.yaml:8:52", "did you mean 'counter'"},
+	{"bad-8 impossible machine",
+	 {"run", "sim/tests/data/small.yaml", "--set", "machine.topology.cores_per_socket=1000"},
+	 "skylake-sp-2s.yaml:", "impossible"},
+	{"bad-9 unknown machine key",
+	 {"run", "sim/tests/data/small.yaml", "--set", "machine.latency.hitm_lcl_ns=3"},
+	 "skylake-sp-2s.yaml:", "did you mean 'hitm_local_ns'"},
+};
+
+START_TEST(run_bad_input)
+{
+	const struct bad *b = &bads[_i];
+	struct cmd c;
+
+	c2csim(&c, b->args);
+	assert_one_line_error(&c, b->file_part, b->what);
+	cmd_free(&c);
+}
+END_TEST
+
+START_TEST(main_usage_and_version)
+{
+	const char *help[] = {"--help", NULL}, *ver[] = {"--version", NULL}, *none[] = {NULL};
+	const char *bogus[] = {"frobnicate", NULL}, *badopt[] = {"run", "--bogus", NULL};
+	struct cmd c;
+
+	c2csim(&c, help);
+	ck_assert_int_eq(c.status, 0);
+	ck_assert_ptr_nonnull(strstr(c.out, "usage: c2csim"));
+	cmd_free(&c);
+	c2csim(&c, ver);
+	ck_assert_int_eq(c.status, 0);
+	ck_assert_ptr_nonnull(strstr(c.out, "c2csim 0."));
+	cmd_free(&c);
+	c2csim(&c, none);
+	ck_assert_int_eq(c.status, 2);
+	cmd_free(&c);
+	c2csim(&c, bogus);
+	ck_assert_int_eq(c.status, 2);
+	cmd_free(&c);
+	c2csim(&c, badopt);
+	ck_assert_int_eq(c.status, 2);
+	ck_assert_ptr_nonnull(strstr(c.err, "unknown option '--bogus'"));
+	cmd_free(&c);
+}
+END_TEST
+
+START_TEST(main_protocol_table)
+{
+	const char *a[] = {"protocol", NULL};
+	struct cmd c;
+
+	c2csim(&c, a);
+	ck_assert_int_eq(c.status, 0);
+	ck_assert_ptr_nonnull(strstr(c.out, "PF_STORE"));
+	ck_assert_ptr_nonnull(strstr(c.out, "count_pf_hitm"));
+	cmd_free(&c);
+}
+END_TEST
+
+static Suite *cli_suite(void)
+{
+	Suite *s = suite_create("cli");
+	TCase *tc = tcase_create("run");
+
+	tcase_set_timeout(tc, 300);
+	tcase_add_test(tc, run_default_twice_identical);
+	tcase_add_test(tc, run_seed_changes_result);
+	tcase_add_test(tc, run_results_directory_replaced_atomically);
+	tcase_add_test(tc, run_trace_replay);
+	tcase_add_test(tc, run_set_overrides_machine);
+	tcase_add_loop_test(tc, run_bad_input, 0, G_N_ELEMENTS(bads));
+	suite_add_tcase(s, tc);
+	tc = tcase_create("main");
+	tcase_add_test(tc, main_usage_and_version);
+	tcase_add_test(tc, main_protocol_table);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return tu_run(cli_suite());
+}

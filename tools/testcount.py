@@ -1,0 +1,47 @@
+#!/usr/bin/env python3
+"""Count individual Check tests in meson test logs and print "N passed, N failed".
+
+Each meson test is one Check suite; its stdout ends with "NN%: Checks: C, Failures: F,
+Errors: E".  A suite that crashed or printed no such line counts as one failure, so a broken
+run can never look green.
+"""
+import json
+import re
+import sys
+
+SUMMARY = re.compile(r"Checks: (\d+), Failures: (\d+), Errors: (\d+)")
+
+
+def count(path):
+    passed = failed = 0
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            if not line.strip():
+                continue
+            t = json.loads(line)
+            m = SUMMARY.findall(t.get("stdout", "") or "")
+            if m:
+                checks, fails, errors = (int(x) for x in m[-1])
+                passed += checks - fails - errors
+                failed += fails + errors
+                if t.get("result") != "OK" and fails + errors == 0:
+                    failed += 1
+            elif t.get("result") in ("OK", "EXPECTEDFAIL"):
+                passed += 1
+            else:
+                failed += 1
+    return passed, failed
+
+
+def main():
+    passed = failed = 0
+    for path in sys.argv[1:]:
+        p, f = count(path)
+        passed += p
+        failed += f
+    print(f"{passed} passed, {failed} failed")
+    return 0 if failed == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
