@@ -152,7 +152,11 @@ int cli_run(int argc, char **argv)
 	struct run_args a = {.ov = g_array_new(FALSE, FALSE, sizeof(struct override)),
 			     .ov_text = g_ptr_array_new_with_free_func(g_free)};
 	struct c2c_err err = {0};
-	int status = parse_run_args(argc, argv, &a, &err) ? run_scenario(&a, &err) : 2;
+	int status;
+
+	/* C2CSIM_CHECK=1 turns the invariant checks on for every run (the test suite sets it). */
+	a.check = g_strcmp0(g_getenv("C2CSIM_CHECK"), "1") == 0;
+	status = parse_run_args(argc, argv, &a, &err) ? run_scenario(&a, &err) : 2;
 
 	if (err.set)
 		fprintf(stderr, "%s\n", err.msg);

@@ -29,6 +29,7 @@ static const char usage[] =
 	"      --set KEY=VALUE       override any parameter, e.g. machine.prefetch.adjacent_line=false\n"
 	"                            or end.time_us=50; repeatable; applies to every variant\n"
 	"      --check               check the SWMR and data-value invariants on every transition\n"
+	"                            (also on when the environment has C2CSIM_CHECK=1)\n"
 	"      --quiet               do not print the report (the results directory is written)\n"
 	"      --pair                group the cacheline table by 128-byte pair (perf c2c --double-cl)\n"
 	"      --sort tot|lcl|rmt    sort the cacheline table by total, local or remote HITMs\n"

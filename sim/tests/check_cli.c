@@ -222,13 +222,13 @@ static const struct bad bads[] = {
 	 {"run", "sim/tests/data/small.yaml", "--set", "machine=pentium"}, "--set:1:1",
 	 "unknown machine model 'pentium'"},
 	{"bad-7 unknown region", {"run", "sim/tests/data/unknown-region.yaml"},
-	 "unknown-region.yaml:8:52", "did you mean 'counter'"},
+	 "unknown-region.yaml:8:46", "did you mean 'counter'"},
 	{"bad-8 impossible machine",
 	 {"run", "sim/tests/data/small.yaml", "--set", "machine.topology.cores_per_socket=1000"},
 	 "skylake-sp-2s.yaml:", "impossible"},
 	{"bad-9 unknown machine key",
 	 {"run", "sim/tests/data/small.yaml", "--set", "machine.latency.hitm_lcl_ns=3"},
-	 "skylake-sp-2s.yaml:", "did you mean 'hitm_local_ns'"},
+	 "--set:1:1", "did you mean 'hitm_local_ns'"},
 };
 
 START_TEST(run_bad_input)

@@ -5,6 +5,7 @@
  * counts and latencies with the machine model's own figures (reference: latencies.md).
  */
 #include <glib.h>
+#include <string.h>
 
 #include "testutil.h"
 
@@ -207,6 +208,42 @@ START_TEST(mem_access_contended_hitm_latency_grows)
 }
 END_TEST
 
+/* The checks catch what a broken transition would leave: a stale copy, a second owner. */
+START_TEST(mem_check_line_detects_stale_copy)
+{
+	uint32_t idx;
+
+	setup_pf(false);
+	mem_access(m, 0, A, 8, MEM_LOAD, 0, 0);
+	mem_access(m, 1, A, 8, MEM_LOAD, 0, 1000);
+	idx = mem_line(m, A);
+	m->dir.line[idx].version++; /* as if a store had skipped invalidating the sharers */
+	ck_assert(!mem_check_line(m, idx, 2000));
+	ck_assert(m->failed);
+	ck_assert_ptr_nonnull(strstr(m->fail_msg, "data-value"));
+	ck_assert_ptr_nonnull(strstr(m->fail_msg, "0x10000000"));
+	ck_assert_ptr_nonnull(strstr(m->fail_msg, "last events"));
+	/* A failed memory system refuses further work rather than run on. */
+	ck_assert_uint_eq(mem_access(m, 0, A, 8, MEM_LOAD, 0, 5000), 5000);
+	teardown();
+}
+END_TEST
+
+START_TEST(mem_check_line_detects_two_owners)
+{
+	uint32_t idx;
+
+	setup_pf(false);
+	mem_access(m, 0, A, 8, MEM_LOAD, 0, 0);
+	mem_access(m, 1, A, 8, MEM_LOAD, 0, 1000);
+	idx = mem_line(m, A);
+	m->dir.line[idx].owner = 1; /* core 1 claims ownership while core 0 still shares */
+	ck_assert(!mem_check_line(m, idx, 2000));
+	ck_assert_ptr_nonnull(strstr(m->fail_msg, "SWMR"));
+	teardown();
+}
+END_TEST
+
 static Suite *physics_suite(void)
 {
 	Suite *s = suite_create("physics");
@@ -222,6 +259,10 @@ static Suite *physics_suite(void)
 	tcase_add_test(tc, mem_access_locked_counter_throughput);
 	tcase_add_test(tc, mem_access_store_cost_grows_with_sharers);
 	tcase_add_test(tc, mem_access_contended_hitm_latency_grows);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("mem_check_line");
+	tcase_add_test(tc, mem_check_line_detects_stale_copy);
+	tcase_add_test(tc, mem_check_line_detects_two_owners);
 	suite_add_tcase(s, tc);
 	return s;
 }
