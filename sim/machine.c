@@ -27,6 +27,31 @@ static bool get_time(const struct yt_node *map, const char *key, const char *wha
 	return n && yt_duration(n, name, unit_ps, out, err);
 }
 
+/* Convert a cycle count to ps in place.  No latency of a memory system reaches a second;
+ * refusing more also keeps every later sum of latencies far from overflowing. */
+static bool cycles_to_ps(const struct machine *m, simtime_t *v, const struct yt_node *n,
+			 const char *what, struct c2c_err *err)
+{
+	if (*v > PS_PER_S / m->cycle) {
+		err_set(err, n->mark, "%s: %" G_GUINT64_FORMAT " cycles is over a second "
+			"(expected a latency below 1 s)", what, *v);
+		return false;
+	}
+	*v *= m->cycle;
+	return true;
+}
+
+static bool check_ns(simtime_t v, const struct yt_node *n, const char *what,
+		     struct c2c_err *err)
+{
+	if (v > PS_PER_S) {
+		err_set(err, n->mark, "%s: %" G_GUINT64_FORMAT " ps is over a second (expected a "
+			"latency below 1 s)", what, v);
+		return false;
+	}
+	return true;
+}
+
 static bool load_topology(struct machine *m, const struct yt_node *t, struct c2c_err *err)
 {
 	static const char *const keys[] = {"sockets", "cores_per_socket", "smt", "numa_nodes",
@@ -81,7 +106,9 @@ static bool load_cache(struct machine *m, const struct yt_node *caches, const ch
 	g->size_kib = (uint32_t)size;
 	g->ways = (uint32_t)ways;
 	g->sets = (uint32_t)((uint64_t)size * 1024 / ((uint64_t)ways * m->line_size));
-	g->latency = cycles * m->cycle;
+	g->latency = cycles;
+	if (!cycles_to_ps(m, &g->latency, yt_get(n, "latency_cycles"), "latency_cycles", err))
+		return false;
 	/* The LLC is a latency tier only (its capacity is not modelled), so only private caches
 	 * need a power-of-two set count for their index function. */
 	if (strcmp(key, "llc") && (g->sets == 0 || (g->sets & (g->sets - 1)))) {
@@ -124,8 +151,9 @@ static bool load_latency(struct machine *m, const struct yt_node *l, struct c2c_
 
 		if (!get_time(l, keys[i], "latency", cycles ? 1 : 1000, dst[i], err))
 			return false;
-		if (cycles)
-			*dst[i] *= m->cycle;
+		if (cycles ? !cycles_to_ps(m, dst[i], yt_get(l, keys[i]), keys[i], err)
+			   : !check_ns(*dst[i], yt_get(l, keys[i]), keys[i], err))
+			return false;
 	}
 	return true;
 }

@@ -16,6 +16,7 @@
 
 #include "c2csim_config.h"
 #include "cli.h"
+#include "layout_cmd.h"
 #include "protocol.h"
 
 static const char usage[] =
@@ -33,6 +34,8 @@ static const char usage[] =
 	"      --quiet               do not print the report (the results directory is written)\n"
 	"      --pair                group the cacheline table by 128-byte pair (perf c2c --double-cl)\n"
 	"      --sort tot|lcl|rmt    sort the cacheline table by total, local or remote HITMs\n"
+	"  layout COMMAND ...        struct layouts: import (pahole), show, fields, check, diff\n"
+	"                            (c2csim layout --help)\n"
 	"  protocol                  print the MESI + adjacent-line prefetch protocol table\n"
 	"  bench [--scale N]         simulated accesses per host second (contended and uncontended\n"
 	"                            80-CPU workloads); N multiplies the run length\n"
@@ -58,6 +61,8 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "run"))
 		return cli_run(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "layout"))
+		return cli_layout(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "bench"))
 		return cli_bench(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "protocol")) {

@@ -2,7 +2,10 @@
 #include "objmap.h"
 
 #include <glib.h>
+#include <inttypes.h>
 #include <string.h>
+
+#include "layout_lib.h"
 
 void objmap_init(struct objmap *om)
 {
@@ -27,7 +30,7 @@ uint32_t objmap_add(struct objmap *om, const char *name, const char *type, uint6
 		om->cap = om->cap ? 2 * om->cap : 16;
 		om->v = g_renew(struct obj, om->v, om->cap);
 	}
-	om->v[om->nr] = (struct obj){g_strdup(name), g_strdup(type), base, size, node};
+	om->v[om->nr] = (struct obj){g_strdup(name), g_strdup(type), base, size, node, NULL, false};
 	return om->nr++;
 }
 
@@ -75,4 +78,25 @@ uint32_t objmap_find(const struct objmap *om, uint64_t addr)
 		return OBJ_NONE;
 	lo = om->by_addr[lo - 1];
 	return addr < om->v[lo].base + om->v[lo].size ? lo : OBJ_NONE;
+}
+
+char *objmap_member(const struct objmap *om, uint32_t obj, uint64_t addr)
+{
+	const struct obj *o;
+
+	if (!om || obj == OBJ_NONE || obj >= om->nr)
+		return NULL;
+	o = &om->v[obj];
+	return o->layout && om->lib ? layout_member_at(om->lib, o->layout, addr - o->base) : NULL;
+}
+
+char *objmap_label(const struct objmap *om, uint32_t obj, uint64_t addr)
+{
+	g_autofree char *member = objmap_member(om, obj, addr);
+
+	if (!om || obj == OBJ_NONE || obj >= om->nr)
+		return g_strdup("-");
+	if (member)
+		return g_strdup_printf("%s.%s", om->v[obj].name, member);
+	return g_strdup_printf("%s+0x%" PRIx64, om->v[obj].name, addr - om->v[obj].base);
 }

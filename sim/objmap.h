@@ -11,6 +11,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+struct layout;
+struct layout_lib;
+
 #define OBJ_NONE UINT32_MAX
 
 struct obj {
@@ -18,12 +21,15 @@ struct obj {
 	char *type;     /* struct name, or NULL for a plain region */
 	uint64_t base, size;
 	uint16_t node;  /* home NUMA node */
+	const struct layout *layout; /* the struct's layout (owned by objmap->lib), or NULL */
+	bool per_cpu;   /* an instance "NAME[cpu]" of a per-cpu object (others are a unit apart) */
 };
 
 struct objmap {
 	struct obj *v;
 	uint32_t *by_addr; /* indexes sorted by base, built by objmap_seal() */
 	uint32_t nr, cap;
+	struct layout_lib *lib; /* resolves embedded structs for member names (not owned) */
 };
 
 void objmap_init(struct objmap *om);
@@ -40,5 +46,13 @@ uint32_t objmap_seal(struct objmap *om);
 
 /* objmap_find - the object containing @addr, or OBJ_NONE. */
 uint32_t objmap_find(const struct objmap *om, uint64_t addr);
+
+/* objmap_member - the member path of @addr in object @obj ("lruvec.lru_lock"), or NULL when
+ * the object has no layout or the byte is a hole.  Caller g_free()s. */
+char *objmap_member(const struct objmap *om, uint32_t obj, uint64_t addr);
+
+/* objmap_label - how reports name a byte: "pn.lruvec.lru_lock" when a member holds it, else
+ * "pn+0x98"; "-" outside every object.  Caller g_free()s. */
+char *objmap_label(const struct objmap *om, uint32_t obj, uint64_t addr);
 
 #endif

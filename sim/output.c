@@ -143,6 +143,8 @@ static void summary_line(FILE *f, const struct run_result *r, uint32_t idx)
 	y_str(f, addr);
 	fputs(", object: ", f);
 	y_str(f, o ? o->name : "-");
+	fputs(", struct: ", f);
+	y_str(f, o && o->type ? o->type : "-");
 	fprintf(f, ", line: %" PRId64, o ? (int64_t)((dl->addr - o->base) / 64) : -1);
 	for (size_t i = 0; i < G_N_ELEMENTS(summary_first); i++)
 		fprintf(f, ", %s: %" PRIu64, lstat_info[summary_first[i]].key, c[summary_first[i]]);
@@ -274,11 +276,16 @@ static void offsets_row(FILE *f, const struct run_result *r, uint32_t o)
 	/* The object holding this very byte: a line may hold several (that is false sharing). */
 	uint32_t obj = om ? objmap_find(om, la + row->off) : m->dir.line[row->line].obj;
 	uint32_t cpus = 0;
+	char *member;
 
 	for (uint32_t k = 0; k < m->dir.words_cpu; k++)
 		cpus += (uint32_t)__builtin_popcountll(
 			m->orow_cpus[(size_t)o * m->dir.words_cpu + k]);
 	csv_lead(f, r, la, obj_at(om, obj));
+	member = objmap_member(om, obj, la + row->off);
+	fputc(',', f);
+	csv_str(f, member ? member : "-");
+	g_free(member);
 	fprintf(f, ",%u,", row->off);
 	csv_str(f, site_name(r, row->site));
 	fprintf(f, ",%" PRIu32, cpus);
@@ -289,7 +296,7 @@ static void offsets_row(FILE *f, const struct run_result *r, uint32_t o)
 
 static void write_offsets_csv(FILE *f, const struct wctx *w, const void *arg)
 {
-	fputs("variant,address,object,offset,site,cpus", f);
+	fputs("variant,address,object,member,offset,site,cpus", f);
 	for (int k = 0; k < OS_COUNT; k++)
 		fprintf(f, ",%s", ostat_info[k].key);
 	fputc('\n', f);

@@ -65,7 +65,7 @@ static const struct objmap *run_objs(const struct run_result *r)
 	return r->objs ? r->objs : r->mem->objs;
 }
 
-/* "name+0xOFF" for @addr inside object @obj, or "-".  The caller g_free()s it. */
+/* "name+0xOFF" for the start of a line inside object @obj, or "-".  Caller g_free()s. */
 static char *obj_label(const struct objmap *om, uint32_t obj, uint64_t addr)
 {
 	if (!om || obj == OBJ_NONE || obj >= om->nr)
@@ -464,7 +464,7 @@ static void print_prow(FILE *f, const struct col *cols, const struct run_result 
 	const struct objmap *om = run_objs(r);
 	uint64_t addr = rl->addr + p->off;
 	uint32_t obj = om ? objmap_find(om, addr) : OBJ_NONE, cpus = 0;
-	char buf[PT_NCOL][CELL], *label = obj_label(om, obj, addr);
+	char buf[PT_NCOL][CELL], *label = objmap_label(om, obj, addr);
 	const char *cells[PT_NCOL] = {
 		fmt_pct(buf[0], o->c[OS_HITM_RMT], rl->c[LS_HITM_RMT]),
 		fmt_pct(buf[1], o->c[OS_HITM_LCL], rl->c[LS_HITM_LCL]),

@@ -1,0 +1,219 @@
+/* check_objmap.c - unit tests for objmap.c: registration, sealing (sort and overlap
+ * detection) and address lookup at and around object boundaries. */
+#include <check.h>
+#include <glib.h>
+#include <stdlib.h>
+
+#include "objmap.h"
+#include "testutil.h"
+
+/* ---- objmap_init / objmap_release -------------------------------------------------------- */
+
+START_TEST(objmap_init_empty)
+{
+	struct objmap om;
+
+	objmap_init(&om);
+	ck_assert_uint_eq(om.nr, 0);
+	ck_assert_uint_eq(objmap_seal(&om), OBJ_NONE);
+	ck_assert_uint_eq(objmap_find(&om, 0), OBJ_NONE);
+	ck_assert_uint_eq(objmap_find(&om, 0x10000000), OBJ_NONE);
+	objmap_release(&om);
+	ck_assert_ptr_null(om.v);
+	ck_assert_ptr_null(om.by_addr);
+	ck_assert_uint_eq(om.nr, 0);
+	/* Releasing twice (a released map is an empty one) is harmless. */
+	objmap_release(&om);
+}
+END_TEST
+
+/* ---- objmap_add -------------------------------------------------------------------------- */
+
+START_TEST(objmap_add_copies)
+{
+	struct objmap om;
+	char name[] = "counter", type[] = "struct mem_cgroup";
+	uint32_t a, b;
+
+	objmap_init(&om);
+	a = objmap_add(&om, name, NULL, 0x1000, 64, 0);
+	b = objmap_add(&om, "memcg[3].pn[1]", type, 0x2000, 0x800, 1);
+	name[0] = 'X';
+	type[0] = 'X';
+	ck_assert_uint_eq(a, 0);
+	ck_assert_uint_eq(b, 1);
+	ck_assert_str_eq(om.v[a].name, "counter");
+	ck_assert_ptr_null(om.v[a].type);
+	ck_assert_uint_eq(om.v[a].base, 0x1000);
+	ck_assert_uint_eq(om.v[a].size, 64);
+	ck_assert_uint_eq(om.v[a].node, 0);
+	ck_assert_str_eq(om.v[b].name, "memcg[3].pn[1]");
+	ck_assert_str_eq(om.v[b].type, "struct mem_cgroup");
+	ck_assert_uint_eq(om.v[b].node, 1);
+	objmap_release(&om);
+}
+END_TEST
+
+/* Many objects (the array grows); indexes are insertion order. */
+START_TEST(objmap_add_many)
+{
+	enum { N = 5000 };
+	struct objmap om;
+
+	objmap_init(&om);
+	for (uint32_t i = 0; i < N; i++) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "o[%u]", i);
+		/* Inserted from the top address down. */
+		ck_assert_uint_eq(objmap_add(&om, name, NULL, (uint64_t)(N - i) * 0x100, 0x80, 0), i);
+	}
+	ck_assert_uint_eq(objmap_seal(&om), OBJ_NONE);
+	for (uint32_t i = 0; i < N; i++) {
+		uint64_t base = (uint64_t)(N - i) * 0x100;
+
+		ck_assert_uint_eq(objmap_find(&om, base), i);
+		ck_assert_uint_eq(objmap_find(&om, base + 0x7f), i);
+		ck_assert_uint_eq(objmap_find(&om, base + 0x80), OBJ_NONE);
+	}
+	ck_assert_str_eq(om.v[N - 1].name, "o[4999]");
+	objmap_release(&om);
+}
+END_TEST
+
+/* ---- objmap_seal ------------------------------------------------------------------------- */
+
+/* Overlap detection, table-driven: objects are added in the order given; the result is the
+ * index of the object that overlaps the one before it in address order. */
+START_TEST(objmap_seal_overlaps)
+{
+	static const struct {
+		const char *what;
+		uint64_t base[4], size[4];
+		int n;
+		uint32_t want;
+	} cases[] = {
+		{"disjoint, sorted", {0x1000, 0x1040, 0x2000}, {0x40, 0x40, 0x10}, 3, OBJ_NONE},
+		{"touching, unsorted", {0x1040, 0x1000, 0x1080}, {0x40, 0x40, 0x40}, 3, OBJ_NONE},
+		{"second overlaps first", {0x1000, 0x1020}, {0x40, 0x40}, 2, 1},
+		{"first overlaps second (unsorted)", {0x1020, 0x1000}, {0x40, 0x40}, 2, 0},
+		{"one byte overlap", {0x1000, 0x1040, 0x103f}, {0x40, 0x40, 0x1}, 3, 2},
+		{"contained", {0x1000, 0x1010}, {0x100, 0x10}, 2, 1},
+		{"same base: the later one", {0x1000, 0x1000}, {0x40, 0x40}, 2, 1},
+		{"third overlaps, others fine", {0x3000, 0x1000, 0x3010, 0x2000},
+		 {0x40, 0x40, 0x40, 0x40}, 4, 2},
+	};
+
+	for (size_t c = 0; c < G_N_ELEMENTS(cases); c++) {
+		struct objmap om;
+		uint32_t got;
+
+		objmap_init(&om);
+		for (int i = 0; i < cases[c].n; i++)
+			objmap_add(&om, "o", NULL, cases[c].base[i], cases[c].size[i], 0);
+		got = objmap_seal(&om);
+		ck_assert_msg(got == cases[c].want, "%s: got %u, expected %u", cases[c].what, got,
+			      cases[c].want);
+		objmap_release(&om);
+	}
+}
+END_TEST
+
+/* Sealing again after more objects are added re-sorts everything. */
+START_TEST(objmap_seal_twice)
+{
+	struct objmap om;
+
+	objmap_init(&om);
+	objmap_add(&om, "b", NULL, 0x2000, 0x40, 0);
+	ck_assert_uint_eq(objmap_seal(&om), OBJ_NONE);
+	objmap_add(&om, "a", NULL, 0x1000, 0x40, 0);
+	ck_assert_uint_eq(objmap_seal(&om), OBJ_NONE);
+	ck_assert_uint_eq(objmap_find(&om, 0x1000), 1);
+	ck_assert_uint_eq(objmap_find(&om, 0x2000), 0);
+	objmap_add(&om, "c", NULL, 0x1030, 0x40, 0);
+	ck_assert_uint_eq(objmap_seal(&om), 2);
+	objmap_release(&om);
+}
+END_TEST
+
+/* ---- objmap_find ------------------------------------------------------------------------- */
+
+START_TEST(objmap_find_boundaries)
+{
+	static const struct {
+		uint64_t addr;
+		uint32_t want;
+	} cases[] = {
+		{0x0, OBJ_NONE},     {0xfff, OBJ_NONE},   {0x1000, 1},       {0x1001, 1},
+		{0x103f, 1},         {0x1040, 2},         {0x107f, 2},       {0x1080, OBJ_NONE},
+		{0x1fff, OBJ_NONE},  {0x2000, 0},         {0x20ff, 0},       {0x2100, OBJ_NONE},
+		{0x7fffffff, OBJ_NONE}, {UINT64_MAX - 0x40, 3}, {UINT64_MAX - 1, 3},
+		{UINT64_MAX, OBJ_NONE},
+	};
+	struct objmap om;
+
+	objmap_init(&om);
+	/* Added out of address order. */
+	objmap_add(&om, "b", NULL, 0x2000, 0x100, 1);
+	objmap_add(&om, "a", NULL, 0x1000, 0x40, 0);
+	objmap_add(&om, "a2", NULL, 0x1040, 0x40, 0);
+	objmap_add(&om, "top", NULL, UINT64_MAX - 0x40, 0x40, 0);
+	ck_assert_uint_eq(objmap_seal(&om), OBJ_NONE);
+	for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+		uint32_t got = objmap_find(&om, cases[i].addr);
+
+		ck_assert_msg(got == cases[i].want, "0x%lx: got %u, expected %u",
+			      (unsigned long)cases[i].addr, got, cases[i].want);
+	}
+	objmap_release(&om);
+}
+END_TEST
+
+START_TEST(objmap_find_single)
+{
+	struct objmap om;
+
+	objmap_init(&om);
+	objmap_add(&om, "only", NULL, 0x40, 1, 0);
+	ck_assert_uint_eq(objmap_seal(&om), OBJ_NONE);
+	ck_assert_uint_eq(objmap_find(&om, 0x3f), OBJ_NONE);
+	ck_assert_uint_eq(objmap_find(&om, 0x40), 0);
+	ck_assert_uint_eq(objmap_find(&om, 0x41), OBJ_NONE);
+	objmap_release(&om);
+}
+END_TEST
+
+/* ---- suite ------------------------------------------------------------------------------- */
+
+static TCase *tcase(Suite *s, const char *name)
+{
+	TCase *tc = tcase_create(name);
+
+	suite_add_tcase(s, tc);
+	return tc;
+}
+
+static Suite *objmap_suite(void)
+{
+	Suite *s = suite_create("objmap");
+	TCase *tc;
+
+	tc = tcase(s, "objmap_init");
+	tcase_add_test(tc, objmap_init_empty);
+	tc = tcase(s, "objmap_add");
+	tcase_add_test(tc, objmap_add_copies);
+	tcase_add_test(tc, objmap_add_many);
+	tc = tcase(s, "objmap_seal");
+	tcase_add_test(tc, objmap_seal_overlaps);
+	tcase_add_test(tc, objmap_seal_twice);
+	tc = tcase(s, "objmap_find");
+	tcase_add_test(tc, objmap_find_boundaries);
+	tcase_add_test(tc, objmap_find_single);
+	return s;
+}
+
+int main(void)
+{
+	return tu_run(objmap_suite());
+}
