@@ -153,8 +153,6 @@ uint64_t lmember_elems(const struct lmember *m);
  * the stream's). */
 void layout_write(FILE *f, const struct layout *l, bool with_offsets);
 
-#endif
-
 /* Resolves a layout name ("lruvec") to a loaded layout; NULL with @err set when unknown. */
 typedef const struct layout *(*layout_resolve_fn)(void *data, const char *name,
 						   struct c2c_mark at, struct c2c_err *err);
@@ -175,3 +173,5 @@ bool layout_compute(struct layout *l, layout_resolve_fn resolve, void *data,
  * type is not a scalar/pointer/known kernel type (structs with layouts are resolved by the
  * caller). */
 bool layout_c_type(const char *type, uint64_t *size, uint32_t *align);
+
+#endif

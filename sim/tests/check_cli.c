@@ -226,6 +226,19 @@ static const struct bad bads[] = {
 	{"bad-8 impossible machine",
 	 {"run", "sim/tests/data/small.yaml", "--set", "machine.topology.cores_per_socket=1000"},
 	 "skylake-sp-2s.yaml:", "impossible"},
+	{"bad-10 malformed pahole", {"layout", "import", "sim/tests/data/layouts/bad.txt"},
+	 "bad.txt:3:", "cannot parse member line"},
+	{"bad-11 overlapping members", {"layout", "show", "sim/tests/data/layouts/overlap.yaml"},
+	 "overlap.yaml:5:5", "overlaps a at 0-8"},
+	{"bad-12 member past the end", {"layout", "fields", "sim/tests/data/layouts/past-end.yaml"},
+	 "past-end.yaml:5:5", "past the end"},
+	{"bad-13 unknown type", {"layout", "show", "sim/tests/data/layouts/unknown-type.yaml"},
+	 "unknown-type.yaml:4:5", "unknown type 'u46'"},
+	{"bad-14 bad alignment", {"layout", "check", "sim/tests/data/layouts/bad-align.yaml"},
+	 "bad-align.yaml:3:33", "not a power of two"},
+	{"bad-15 unknown member target",
+	 {"run", "sim/tests/data/members.yaml", "--set", "actors[0].loop[1].at=pn.lruvec.lru_lok"},
+	 "--set:1:1", "did you mean 'lru_lock'"},
 	{"bad-9 unknown machine key",
 	 {"run", "sim/tests/data/small.yaml", "--set", "machine.latency.hitm_lcl_ns=3"},
 	 "--set:1:1", "did you mean 'hitm_local_ns'"},
@@ -238,6 +251,75 @@ START_TEST(run_bad_input)
 
 	c2csim(&c, b->args);
 	assert_one_line_error(&c, b->file_part, b->what);
+	cmd_free(&c);
+}
+END_TEST
+
+START_TEST(run_members_named_in_report)
+{
+	g_autofree char *tmp = tmpdir();
+	const char *a[] = {"run", "sim/tests/data/members.yaml", "--out", tmp, NULL};
+	struct cmd c;
+
+	c2csim(&c, a);
+	ck_assert_msg(c.status == 0, "%s", c.err);
+	ck_assert_ptr_nonnull(strstr(c.out, "pn.lruvec.lru_lock"));
+	ck_assert_ptr_nonnull(strstr(c.out, "pn.memcg"));
+	{
+		g_autofree char *s = slurp(tmp, "summary.yaml");
+		g_autofree char *o = slurp(tmp, "offsets.csv");
+
+		ck_assert_ptr_nonnull(strstr(s, "struct: mem_cgroup_per_node"));
+		ck_assert_ptr_nonnull(strstr(o, ",pn,lruvec.lru_lock,"));
+	}
+	cmd_free(&c);
+	rm_rf(tmp);
+}
+END_TEST
+
+START_TEST(layout_check_pair_placement)
+{
+	const char *a0[] = {"layout", "check", "sim/tests/data/layouts/pn-pair.yaml", NULL};
+	const char *a64[] = {"layout", "check", "sim/tests/data/layouts/pn-pair.yaml",
+			     "--placement", "64", NULL};
+	struct cmd c;
+
+	c2csim(&c, a0);
+	ck_assert_int_eq(c.status, 1);
+	ck_assert_str_eq(c.out, "sim/tests/data/layouts/pn-pair.yaml:9:5: not_same_pair: memcg "
+			 "(offset 0, size 8) and lruvec.lists (offset 72, size 80) share 128-byte "
+			 "pair 0 at placement 0\n");
+	cmd_free(&c);
+	c2csim(&c, a64);
+	ck_assert_msg(c.status == 0, "%s%s", c.out, c.err);
+	ck_assert_str_eq(c.out, "");
+	cmd_free(&c);
+}
+END_TEST
+
+START_TEST(layout_show_fields_diff)
+{
+	const char *show[] = {"layout", "show", "sim/tests/data/layouts/sketch.yaml", "--pair", NULL};
+	const char *fields[] = {"layout", "fields", "mem_cgroup_per_node", NULL};
+	const char *diff[] = {"layout", "diff", "layouts/linux-6.18/mem_cgroup_per_node.yaml",
+			      "sim/tests/data/layouts/pn-lruvec-first.yaml", NULL};
+	struct cmd c;
+
+	c2csim(&c, show);
+	ck_assert_msg(c.status == 0, "%s", c.err);
+	ck_assert_ptr_nonnull(strstr(c.out, "group read_mostly begins"));
+	ck_assert_ptr_nonnull(strstr(c.out, "128-byte pair boundary"));
+	ck_assert_ptr_nonnull(strstr(c.out, "size: 448, cachelines: 7"));
+	cmd_free(&c);
+	c2csim(&c, fields);
+	ck_assert_msg(c.status == 0, "%s", c.err);
+	ck_assert_ptr_nonnull(strstr(c.out, "\nlruvec.lru_lock\t152\t4\n"));
+	cmd_free(&c);
+	c2csim(&c, diff);
+	ck_assert_msg(c.status == 0, "%s", c.err);
+	ck_assert_ptr_nonnull(strstr(c.out, "memcg: offset 0 -> "));
+	ck_assert_ptr_nonnull(strstr(c.out, "lruvec.lru_lock: offset 152 -> 80, line 2 -> 1, "
+				     "pair 1 -> 0"));
 	cmd_free(&c);
 }
 END_TEST
@@ -293,6 +375,9 @@ static Suite *cli_suite(void)
 	tcase_add_test(tc, run_results_directory_replaced_atomically);
 	tcase_add_test(tc, run_trace_replay);
 	tcase_add_test(tc, run_set_overrides_machine);
+	tcase_add_test(tc, run_members_named_in_report);
+	tcase_add_test(tc, layout_check_pair_placement);
+	tcase_add_test(tc, layout_show_fields_diff);
 	tcase_add_loop_test(tc, run_bad_input, 0, G_N_ELEMENTS(bads));
 	suite_add_tcase(s, tc);
 	tc = tcase_create("main");

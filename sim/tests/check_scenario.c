@@ -80,6 +80,14 @@ static void assert_op(const struct op *op, int kind, uint64_t addr, uint64_t str
 	ck_assert_uint_eq(op->size, size);
 }
 
+static void assert_delay(const struct op *op, simtime_t min, simtime_t max)
+{
+	ck_assert_int_eq(op->kind, OP_DELAY);
+	ck_assert_uint_eq(op->delay_min, min);
+	ck_assert_uint_eq(op->delay_max, max);
+	ck_assert_uint_eq(op->site, UINT32_MAX);
+}
+
 static uint32_t obj_named(const struct variant *v, const char *name)
 {
 	for (uint32_t i = 0; i < v->objs.nr; i++)
@@ -206,8 +214,7 @@ START_TEST(scenario_load_regions)
 	ck_assert_uint_eq(v->seed, 5);
 	ck_assert_uint_eq(v->end_iterations, 10);
 	ck_assert_uint_eq(v->end_time, 0);
-	ck_assert_int_eq(v->report.group, GROUP_LINE);
-	ck_assert_int_eq(v->report.sort, SORT_TOT);
+	ck_assert(v->report.group == GROUP_LINE && v->report.sort == SORT_TOT);
 	ck_assert_uint_eq(v->report.lines, 10);
 	ck_assert_uint_eq(v->objs.nr, G_N_ELEMENTS(want) + 2 * 80);
 	for (size_t i = 0; i < G_N_ELEMENTS(want); i++) {
@@ -276,13 +283,9 @@ START_TEST(scenario_load_targets)
 	assert_op(op_at(v, 0, 4), OP_LOAD, PERCPU_BASE + 3 * PERCPU_UNIT, 0, 8);
 	assert_op(op_at(v, 0, 5), OP_LOCKED_RMW, 0x30000000, 0, 8);
 	assert_op(op_at(v, 0, 6), OP_LOAD, PERCPU_BASE + 21 * PERCPU_UNIT + 4, 0, 4);
-	ck_assert_int_eq(op_at(v, 0, 7)->kind, OP_DELAY);
-	ck_assert_uint_eq(op_at(v, 0, 7)->delay_min, 10000);
-	ck_assert_uint_eq(op_at(v, 0, 7)->delay_max, 40000);
-	ck_assert_uint_eq(op_at(v, 0, 8)->delay_min, 50 * v->mc.cycle);
-	ck_assert_uint_eq(op_at(v, 0, 8)->delay_max, 50 * v->mc.cycle);
-	ck_assert_uint_eq(op_at(v, 0, 9)->delay_min, 7500);
-	ck_assert_uint_eq(op_at(v, 0, 9)->delay_max, 7500);
+	assert_delay(op_at(v, 0, 7), 10000, 40000);
+	assert_delay(op_at(v, 0, 8), 50 * v->mc.cycle, 50 * v->mc.cycle);
+	assert_delay(op_at(v, 0, 9), 7500, 7500);
 	ck_assert_uint_eq(r->nr_cpus, 2);
 	ck_assert_int_eq(r->cpus[0], 40);
 	ck_assert_int_eq(r->cpus[1], 41);
@@ -291,7 +294,6 @@ START_TEST(scenario_load_targets)
 	ck_assert_uint_eq(v->nr_sites, 8);
 	for (uint32_t i = 0; i < 7; i++)
 		ck_assert_uint_eq(op_at(v, 0, i)->site, i);
-	ck_assert_uint_eq(op_at(v, 0, 7)->site, UINT32_MAX);
 	ck_assert_str_eq(v->site_names[0], "w:0 load a");
 	ck_assert_str_eq(v->site_names[2], "w:2 rmw p+8");
 	ck_assert_str_eq(v->site_names[6], "w:6 load p[21]+4");
@@ -303,38 +305,32 @@ END_TEST
 /* Each variant's `set:` reaches its tree and its loaded machine, and nothing else. */
 START_TEST(scenario_load_variants)
 {
+	static const struct {
+		const char *name, *adjacent;
+		uint64_t end_us, seed;
+		simtime_t hitm_local;
+	} want[] = {{"base", "true", 10, 11, 53000}, {"no-pf", "false", 10, 11, 53000},
+		    {"short_2.0", "true", 2, 99, 60000}};
 	struct scenario *sc = load_data("unit-variants.yaml", NULL, 0, false, 0);
-	struct yt_node *mc;
 
 	ck_assert_str_eq(sc->name, "unit-variants");
 	ck_assert(sc->has_variants);
-	ck_assert_uint_eq(sc->nr_variants, 3);
-	ck_assert_str_eq(sc->v[0].name, "base");
-	ck_assert_str_eq(sc->v[1].name, "no-pf");
-	ck_assert_str_eq(sc->v[2].name, "short_2.0");
-	ck_assert(sc->v[0].mc.pf.adjacent_line);
-	ck_assert(!sc->v[1].mc.pf.adjacent_line);
-	ck_assert(sc->v[2].mc.pf.adjacent_line);
-	mc = yt_get(yt_get(sc->v[1].tree, "machine"), "prefetch");
-	ck_assert_str_eq(yt_get(mc, "adjacent_line")->str, "false");
-	mc = yt_get(yt_get(sc->v[0].tree, "machine"), "prefetch");
-	ck_assert_str_eq(yt_get(mc, "adjacent_line")->str, "true");
-	ck_assert_uint_eq(sc->v[0].end_time, 10 * PS_PER_US);
-	ck_assert_uint_eq(sc->v[2].end_time, 2 * PS_PER_US);
-	ck_assert_str_eq(yt_get(yt_get(sc->v[2].tree, "end"), "time_us")->str, "2");
-	ck_assert_uint_eq(sc->v[0].seed, 11);
-	ck_assert_uint_eq(sc->v[1].seed, 11);
-	ck_assert_uint_eq(sc->v[2].seed, 99);
-	ck_assert_uint_eq(sc->v[0].mc.hitm_local, 53000);
-	ck_assert_uint_eq(sc->v[2].mc.hitm_local, 60000);
-	for (uint32_t i = 0; i < 3; i++) {
-		ck_assert_str_eq(sc->v[i].mc.name, "skylake-sp-2s");
-		ck_assert_int_eq(sc->v[i].report.group, GROUP_PAIR);
-		ck_assert_int_eq(sc->v[i].report.sort, SORT_RMT);
-		ck_assert_uint_eq(sc->v[i].report.lines, 3);
-		/* The variants list stays in the effective tree, as the file had it. */
-		ck_assert_ptr_nonnull(yt_get(sc->v[i].tree, "variants"));
+	ck_assert_uint_eq(sc->nr_variants, G_N_ELEMENTS(want));
+	for (uint32_t i = 0; i < sc->nr_variants; i++) {
+		const struct variant *v = &sc->v[i];
+		struct yt_node *pf = yt_get(yt_get(v->tree, "machine"), "prefetch");
+
+		ck_assert_str_eq(v->name, want[i].name);
+		ck_assert_int_eq(v->mc.pf.adjacent_line, !strcmp(want[i].adjacent, "true"));
+		ck_assert_str_eq(yt_get(pf, "adjacent_line")->str, want[i].adjacent);
+		ck_assert_uint_eq(v->end_time, want[i].end_us * PS_PER_US);
+		ck_assert_uint_eq(v->seed, want[i].seed);
+		ck_assert_uint_eq(v->mc.hitm_local, want[i].hitm_local);
+		ck_assert_str_eq(v->mc.name, "skylake-sp-2s");
+		ck_assert(v->report.group == GROUP_PAIR && v->report.sort == SORT_RMT);
+		ck_assert_uint_eq(v->report.lines, 3);
 	}
+	ck_assert_str_eq(yt_get(yt_get(sc->v[2].tree, "end"), "time_us")->str, "2");
 	scenario_free(sc);
 }
 END_TEST
@@ -425,9 +421,7 @@ START_TEST(scenario_load_trace)
 		ck_assert_uint_eq(v->actors[a].loops, a ? 3 : 0);
 	}
 	assert_op(op_at(v, 1, 0), OP_LOCKED_RMW, 0x10000000, 0, 8);
-	ck_assert_int_eq(op_at(v, 1, 1)->kind, OP_DELAY);
-	ck_assert_uint_eq(op_at(v, 1, 1)->delay_min, 20000);
-	ck_assert_uint_eq(op_at(v, 1, 1)->delay_max, 20000);
+	assert_delay(op_at(v, 1, 1), 20000, 20000);
 	assert_op(op_at(v, 1, 2), OP_RMW, PERCPU_BASE + 8, PERCPU_UNIT, 8);
 	assert_op(op_at(v, 2, 0), OP_LOAD, 0x10000000, 0, 8);
 	assert_op(op_at(v, 2, 1), OP_LOAD, PERCPU_BASE + 2 * PERCPU_UNIT, 0, 4);
@@ -446,12 +440,14 @@ START_TEST(scenario_load_missing_trace_file)
 	g_autofree char *path = put_file(dir, "s.yaml", "machine: skylake-sp-2s\nseed: 1\n"
 					 "end: {iterations: 1}\ntrace: {file: gone.trace}\n");
 	g_autofree char *trace = g_build_filename(dir, "gone.trace", NULL), *want = NULL;
+	g_autofree char *none = NULL;
 	g_autoptr(GError) gerr = NULL;
 	struct c2c_err err = {0};
 
 	ck_assert_ptr_null(scenario_load(path, NULL, 0, false, 0, &err));
 	rm_tree(dir);
-	ck_assert(!g_file_get_contents(trace, &want, NULL, &gerr));
+	/* The reason is GLib's, in its words. */
+	ck_assert(!g_file_get_contents(trace, &none, NULL, &gerr));
 	want = g_strdup_printf("%s:4:15: trace.file: cannot read %s: %s (expected a readable "
 			       "trace file)", path, trace, gerr->message);
 	ck_assert_str_eq(err.msg, want);
@@ -498,6 +494,7 @@ static void expect_load_error(size_t i, const char *yaml, const char *trace_text
 #define BAD_LINE "trace: bad line (expected 'CPU OP ADDRESS SIZE' with OP one of load, store, " \
 		 "rmw, locked_rmw, or 'CPU delay NS')"
 #define BAD_NAME "(expected letters, digits, '_', '.' or '-')"
+#define UNKNOWN "(expected a region or object name, or an address"
 #define TRACE(extra) HEAD extra "trace: {file: t.trace}\n"
 
 /* The loader's error messages, one case per way a scenario can be wrong.  With @trace, the
@@ -510,7 +507,8 @@ START_TEST(scenario_load_errors)
 		{"- 1\n", NULL, ":1:1: scenario: expected a mapping at the top"},
 		{HEAD ACTORS "regoins: []\n", NULL,
 		 ":9:1: scenario: unknown key 'regoins' (expected one of: name, description, machine, "
-		 "seed, end, regions, actors, trace, report, variants; did you mean 'regions'?)"},
+		 "seed, end, layouts, regions, objects, actors, trace, report, variants; did you mean "
+		 "'regions'?)"},
 		{HEAD ACTORS "variants:\n  - name: x\n  - name: x\n", NULL,
 		 ":11:11: variants[1]: variant 'x' defined twice"},
 		{HEAD ACTORS "variants:\n  - name: a b\n", NULL,
@@ -523,17 +521,16 @@ START_TEST(scenario_load_errors)
 		 NULL, ":10:53: prefetch.adjacent_line: 'maybe' is not a boolean (expected true or "
 		 "false)"},
 		{HEAD OP1("op: load, at: counter+60, size: 8"), NULL,
-		 ":8:46: actors.a.loop[0]: counter+60 size 8 is past the end of counter (expected an "
-		 "offset below 64)"},
+		 ":8:46: actors.a.loop[0]: counter+60 at offset 60 size 8 is past the end of counter "
+		 "(expected an offset below 64)"},
 		{HEAD OP1("op: load, at: stats+64"), NULL,
-		 ":8:46: actors.a.loop[0]: stats+64 size 8 is past the end of stats (expected an "
-		 "offset below 64)"},
+		 ":8:46: actors.a.loop[0]: stats+64 at offset 64 size 8 is past the end of stats "
+		 "(expected an offset below 64)"},
 		{HEAD OP1("op: load, at: countr"), NULL,
-		 ":8:46: actors.a.loop[0]: unknown region 'countr' (expected a region name or an "
-		 "address; did you mean 'counter'?)"},
+		 ":8:46: actors.a.loop[0]: unknown object 'countr' " UNKNOWN "; did you mean "
+		 "'counter'?)"},
 		{HEAD OP1("op: load, at: zzzzzz+8"), NULL,
-		 ":8:46: actors.a.loop[0]: unknown region 'zzzzzz' (expected a region name or an "
-		 "address)"},
+		 ":8:46: actors.a.loop[0]: unknown object 'zzzzzz' " UNKNOWN ")"},
 		{HEAD OP1("op: load, at: counter+x"), NULL,
 		 ":8:46: actors.a.loop[0]: bad offset in 'counter+x' (expected NAME+OFFSET)"},
 		{HEAD OP1("op: delay, ns: 5, at: counter"), NULL,
@@ -560,7 +557,8 @@ START_TEST(scenario_load_errors)
 		{HEAD "  - {name: stats, size: 8}\n" ACTORS, NULL,
 		 ":7:5: regions[2]: region 'stats' defined twice"},
 		{HEAD "  - {name: x, size: 8, address: 0x10000020}\n" ACTORS, NULL,
-		 ":5:3: regions: 'x' overlaps the region before it (expected disjoint regions)"},
+		 ":1:1: scenario: 'x' overlaps the object before it in memory (expected disjoint "
+		 "regions and objects)"},
 		{HEAD "  - {name: x, size: 8, per_cpu: true, node: 1}\n" ACTORS, NULL,
 		 ":7:45: regions[2]: a per-cpu region takes no address or node (its instances live "
 		 "in each CPU's per-cpu unit on the CPU's node)"},
@@ -574,8 +572,8 @@ START_TEST(scenario_load_errors)
 		{TRACE(""), "\n\n80 load counter 8\n", ":3:1: trace: CPU 80 does not exist "
 		 "(expected 0-79)"},
 		{TRACE(""), "0 load counter 0\n", ":1:1: trace: size '0' (expected 1 to 4096 bytes)"},
-		{TRACE(""), "0 load countr 8\n", ":1:1: trace: unknown region 'countr' (expected a "
-		 "region name or an address; did you mean 'counter'?)"},
+		{TRACE(""), "0 load countr 8\n", ":1:1: trace: unknown object 'countr' " UNKNOWN
+		 "; did you mean 'counter'?)"},
 		{TRACE(ACTORS), "0 load counter 8\n", ":1:1: trace: CPU 0 already runs an actor "
 		 "(expected one actor per CPU)"},
 	};
@@ -611,8 +609,9 @@ END_TEST
 START_TEST(scenario_load_offset_overflow)
 {
 	expect_load_error(0, HEAD OP1("op: load, at: counter+0xfffffffffffffff8"), NULL,
-			  ":8:46: actors.a.loop[0]: counter+18446744073709551608 size 8 is past the "
-			  "end of counter (expected an offset below 64)");
+			  ":8:46: actors.a.loop[0]: counter+0xfffffffffffffff8 at offset "
+			  "18446744073709551608 size 8 is past the end of counter (expected an offset "
+			  "below 64)");
 }
 END_TEST
 
