@@ -319,6 +319,26 @@ static const struct layout *lib_resolve(void *data, const char *name, struct c2c
 
 /* ------------------------------------------------------------------ whole files */
 
+static void own_member_marks(struct lmember *m, uint32_t nr, const char *file)
+{
+	for (uint32_t i = 0; i < nr; i++) {
+		m[i].mark.file = file;
+		own_member_marks(m[i].sub, m[i].nr_sub, file);
+	}
+}
+
+/* Marks came from the YAML tree, which is freed after loading: point them at the layout's own
+ * copy of the file name, so later errors (an embedded struct that fails to load, an
+ * assertion) can still name the place. */
+static void own_marks(struct layout *l)
+{
+	own_member_marks(l->m, l->nr, l->file);
+	for (uint32_t i = 0; i < l->nr_groups; i++)
+		l->groups[i].mark.file = l->file;
+	for (uint32_t i = 0; i < l->nr_asserts; i++)
+		l->asserts[i].mark.file = l->file;
+}
+
 struct layout *layout_from_tree(struct layout_lib *lib, const struct yt_node *root,
 				const char *file, struct c2c_err *err)
 {
@@ -368,6 +388,7 @@ struct layout *layout_from_tree(struct layout_lib *lib, const struct yt_node *ro
 		layout_free(l);
 		return NULL;
 	}
+	own_marks(l);
 	return l;
 }
 

@@ -92,7 +92,7 @@ static bool load_cache(struct machine *m, const struct yt_node *caches, const ch
 		       struct cache_geom *g, struct c2c_err *err)
 {
 	static const char *const keys[] = {"size_kib", "ways", "latency_cycles", NULL};
-	char what[64];
+	char what[64], lat[96];
 	int64_t size, ways;
 	simtime_t cycles;
 	struct yt_node *n = yt_require(caches, key, "caches", err);
@@ -107,7 +107,8 @@ static bool load_cache(struct machine *m, const struct yt_node *caches, const ch
 	g->ways = (uint32_t)ways;
 	g->sets = (uint32_t)((uint64_t)size * 1024 / ((uint64_t)ways * m->line_size));
 	g->latency = cycles;
-	if (!cycles_to_ps(m, &g->latency, yt_get(n, "latency_cycles"), "latency_cycles", err))
+	snprintf(lat, sizeof(lat), "caches.%s.latency_cycles", key);
+	if (!cycles_to_ps(m, &g->latency, yt_get(n, "latency_cycles"), lat, err))
 		return false;
 	/* The LLC is a latency tier only (its capacity is not modelled), so only private caches
 	 * need a power-of-two set count for their index function. */
@@ -151,8 +152,11 @@ static bool load_latency(struct machine *m, const struct yt_node *l, struct c2c_
 
 		if (!get_time(l, keys[i], "latency", cycles ? 1 : 1000, dst[i], err))
 			return false;
-		if (cycles ? !cycles_to_ps(m, dst[i], yt_get(l, keys[i]), keys[i], err)
-			   : !check_ns(*dst[i], yt_get(l, keys[i]), keys[i], err))
+		char name[64];
+
+		snprintf(name, sizeof(name), "latency.%s", keys[i]);
+		if (cycles ? !cycles_to_ps(m, dst[i], yt_get(l, keys[i]), name, err)
+			   : !check_ns(*dst[i], yt_get(l, keys[i]), name, err))
 			return false;
 	}
 	return true;

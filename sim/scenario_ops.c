@@ -225,9 +225,13 @@ static bool trace_line(struct loader *ld, const char *file, int lineno, char *te
 	int kind = -1, n = 0;
 	long c;
 
-	for (char **p = f; *p; p++)
+	/* Runs of blanks split into empty fields: drop (and free) them. */
+	for (char **p = f; *p; p++) {
 		if (**p)
 			f[n++] = *p;
+		else
+			g_free(*p);
+	}
 	f[n] = NULL;
 	if (n >= 2)
 		for (int k = 0; k < OP_KIND_COUNT; k++)
