@@ -18,7 +18,14 @@ def count(path):
         for line in f:
             if not line.strip():
                 continue
-            t = json.loads(line)
+            try:
+                t = json.loads(line)
+            except ValueError:
+                # A torn log line (e.g. two runs writing one build directory) proves
+                # nothing passed: count it against the run.
+                print(f"{path}: unreadable log line", file=sys.stderr)
+                failed += 1
+                continue
             m = SUMMARY.findall(t.get("stdout", "") or "")
             if m:
                 checks, fails, errors = (int(x) for x in m[-1])
