@@ -33,6 +33,7 @@ struct dline {
 	uint32_t obj;         /* object index (objmap), DIR_NONE when unknown */
 	uint16_t home;        /* NUMA node the line's memory lives on */
 	uint8_t dirty;        /* the owner's copy is Modified */
+	uint8_t watched;      /* writes are reported (mem->on_write): spinning waiters */
 };
 
 struct dir {

@@ -418,6 +418,8 @@ static void line_request(struct mem *m, const struct req *rq, struct outcome *ou
 	if (demand && own != MESI_I && r->next_own != MESI_I)
 		core_touch(m, rq->core, rq->la);
 	charge_time(m, rq, idx, &x, out);
+	if (x.write && m->dir.line[idx].watched && m->on_write)
+		m->on_write(m->on_write_data, idx, out->done);
 	if (m->check) {
 		mem_trail_push(m, rq->now, rq->cpu, rq->la, rq->event, own, others, r->next_own,
 			       r->next_others);
@@ -575,6 +577,8 @@ static simtime_t demand(struct mem *m, int cpu, uint64_t addr, int event, uint32
 	if (m->failed)
 		return now;
 	m->accesses++;
+	m->last_done = o.done;
+	m->last_src = o.src;
 	orow = orow_get(m, o.line, rq.off, site);
 	account_demand(m, &rq, &o, orow);
 	/* An L2 fill triggers the adjacent-line prefetcher (not in pair-granule mode, where the
@@ -712,6 +716,7 @@ void mem_free(struct mem *m)
 	g_free(m->sb_ring);
 	g_free(m->orow);
 	g_free(m->orow_cpus);
+	g_free(m->data);
 	dir_release(&m->dir);
 	g_free(m);
 }
@@ -744,4 +749,50 @@ int mem_others_state(const struct mem *m, int core, uint64_t addr)
 	uint32_t idx = mem_line(m, addr);
 
 	return idx == DIR_NONE ? MESI_I : others_state(m, idx, core, mem_state(m, core, addr));
+}
+
+/* ------------------------------------------------------------------ values */
+
+/* The bytes of line @idx, growing the array with the directory. */
+static uint8_t *line_bytes(struct mem *m, uint32_t idx)
+{
+	if (idx >= m->data_cap) {
+		uint32_t old = m->data_cap;
+
+		m->data_cap = m->dir.cap;
+		m->data = g_renew(uint8_t, m->data, (size_t)m->data_cap * m->gsize);
+		memset(m->data + (size_t)old * m->gsize, 0, (size_t)(m->data_cap - old) * m->gsize);
+	}
+	return &m->data[(size_t)idx * m->gsize];
+}
+
+uint64_t mem_peek(struct mem *m, uint64_t addr, uint32_t size)
+{
+	uint64_t v = 0;
+
+	assert(size <= 8);
+	for (uint32_t b = 0; b < size; b++) {
+		uint64_t a = addr + b;
+		uint32_t idx = dir_find(&m->dir, a >> m->gshift << m->gshift);
+
+		if (idx != DIR_NONE)
+			v |= (uint64_t)line_bytes(m, idx)[a & (m->gsize - 1)] << (8 * b);
+	}
+	return v;
+}
+
+void mem_poke(struct mem *m, uint64_t addr, uint32_t size, uint64_t v)
+{
+	assert(size <= 8);
+	for (uint32_t b = 0; b < size; b++) {
+		uint64_t a = addr + b;
+
+		line_bytes(m, line_index(m, a >> m->gshift << m->gshift))[a & (m->gsize - 1)] =
+			(uint8_t)(v >> (8 * b));
+	}
+}
+
+void mem_watch(struct mem *m, uint64_t addr)
+{
+	m->dir.line[line_index(m, addr >> m->gshift << m->gshift)].watched = 1;
 }

@@ -111,6 +111,14 @@ struct mem {
 	uint64_t accesses;      /* demand accesses (split accesses count once per line) */
 	uint64_t act_count[ACT_COUNT]; /* protocol actions executed (tests read these) */
 
+	uint8_t *data;          /* gsize bytes per directory line: the values in memory */
+	uint32_t data_cap;      /* lines the data array holds */
+	simtime_t last_done;    /* completion of the last demand request (a store's commit) */
+	int last_src;           /* where its data came from (enum ld_src) */
+	/* Called when a store or RMW writes a line marked watched (spinning lock waiters). */
+	void (*on_write)(void *data, uint32_t line, simtime_t when);
+	void *on_write_data;
+
 	bool check;
 	bool failed;
 	char fail_msg[2048];
@@ -131,6 +139,16 @@ void mem_free(struct mem *m);
  */
 simtime_t mem_access(struct mem *m, int cpu, uint64_t addr, uint32_t size, enum mem_op op,
 		     uint32_t site, simtime_t now);
+
+/* mem_peek - the value of [@addr, @addr + @size) (size <= 8, little-endian) as the last
+ * write left it; 0 for memory never written.  Timing-free: callers pair it with an access. */
+uint64_t mem_peek(struct mem *m, uint64_t addr, uint32_t size);
+
+/* mem_poke - write @v into [@addr, @addr + @size).  Timing-free.  Can't fail. */
+void mem_poke(struct mem *m, uint64_t addr, uint32_t size, uint64_t v);
+
+/* mem_watch - ask for on_write calls when @addr's line is written. */
+void mem_watch(struct mem *m, uint64_t addr);
 
 /* mem_sb_drained - when @cpu's store buffer is empty if nothing more is stored. */
 simtime_t mem_sb_drained(const struct mem *m, int cpu, simtime_t now);

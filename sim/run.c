@@ -23,10 +23,13 @@ struct thread {
 	uint64_t iter;
 	uint32_t pc;
 	int cpu;
+	bool in_call;          /* a path call of the loop is running */
+	struct pthread pt;     /* its interpreter state */
 };
 
 struct sim {
 	struct evq *q;
+	struct world *world;
 	struct mem *mem;
 	const struct variant *v;
 	simtime_t end;       /* the last time any thread finished or was cut */
@@ -47,7 +50,21 @@ static void thread_step(struct sim *sim, void *data, uint64_t arg)
 	const struct op *op = &t->a->ops[t->pc];
 	simtime_t now = evq_now(sim->q), next;
 
-	if (op->kind == OP_DELAY)
+	if (op->kind == OP_CALL) {
+		if (!t->in_call) {
+			interp_call(&t->pt, (uint32_t)op->call, op->args, now);
+			t->in_call = true;
+		}
+		next = interp_run(&t->pt, now);
+		if (next == INTERP_PARKED)
+			return; /* world->wake reschedules it */
+		if (next != INTERP_DONE) {
+			evq_push(sim->q, next, thread_step, t, 0);
+			return;
+		}
+		t->in_call = false;
+		next = now;
+	} else if (op->kind == OP_DELAY)
 		next = now + op->delay_min +
 		       (op->delay_max > op->delay_min
 				? rng_below(&t->rng, op->delay_max - op->delay_min + 1) : 0);
@@ -72,6 +89,14 @@ static void thread_step(struct sim *sim, void *data, uint64_t arg)
 		return;
 	}
 	evq_push(sim->q, next, thread_step, t, 0);
+}
+
+/* world->wake: a parked thread continues at @when. */
+static void wake_thread(void *data, void *thread, simtime_t when)
+{
+	struct sim *sim = data;
+
+	evq_push(sim->q, when, thread_step, thread, 0);
 }
 
 static void result_init(struct run_result *r, const struct variant *v)
@@ -101,6 +126,14 @@ struct run_result *run_variant(const struct scenario *sc, uint32_t vi, bool chec
 
 	result_init(r, v);
 	sim.mem = r->mem = mem_new(&v->mc, &v->objs, check);
+	if (v->prog) {
+		r->prog = v->prog;
+		sim.world = r->world = g_new0(struct world, 1);
+		world_init(sim.world, v->prog, sim.mem, &v->mc, &v->ents, v->lock_kind,
+			   PERCPU_BASE + PERCPU_QNODE, WORK_BASE);
+		sim.world->wake = wake_thread;
+		sim.world->wake_data = &sim;
+	}
 	for (uint32_t a = 0; a < v->nr_actors; a++)
 		nr_threads += v->actors[a].nr_cpus;
 	th = g_new0(struct thread, nr_threads);
@@ -109,6 +142,8 @@ struct run_result *run_variant(const struct scenario *sc, uint32_t vi, bool chec
 			th[n] = (struct thread){.a = &v->actors[a], .res = &r->actors[a],
 						.cpu = v->actors[a].cpus[c]};
 			rng_seed(&th[n].rng, v->seed, (uint64_t)a * C2C_MAX_CPUS + (uint64_t)th[n].cpu);
+			if (sim.world)
+				pthread_init(&th[n].pt, sim.world, &th[n], th[n].cpu);
 			evq_push(sim.q, 0, thread_step, &th[n], 0);
 		}
 	}
@@ -117,7 +152,11 @@ struct run_result *run_variant(const struct scenario *sc, uint32_t vi, bool chec
 	r->events = sim.q->dispatched;
 	r->sim_time = sim.cut && v->end_time > sim.end ? v->end_time : sim.end;
 	evq_free(sim.q);
+	for (uint32_t i = 0; sim.world && i < nr_threads; i++)
+		pthread_release(&th[i].pt);
 	g_free(th);
+	if (sim.world)
+		sim.world->wake = NULL; /* the queue is gone */
 	if (sim.mem->failed) {
 		err_setf(err, "%s: variant %s: %s", sc->path, v->name, sim.mem->fail_msg);
 		run_result_free(r);
@@ -133,6 +172,10 @@ void run_result_free(struct run_result *r)
 	for (uint32_t a = 0; a < r->nr_actors; a++)
 		g_free(r->actors[a].name);
 	g_free(r->actors);
+	if (r->world) {
+		world_release(r->world);
+		g_free(r->world);
+	}
 	mem_free(r->mem);
 	g_free(r->variant);
 	g_free(r);

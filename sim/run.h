@@ -15,6 +15,9 @@
 #include "mem.h"
 #include "objmap.h"
 
+struct world;
+struct program;
+
 struct scenario;
 
 struct actor_result {
@@ -34,6 +37,9 @@ struct run_result {
 	uint64_t events;           /* events dispatched */
 	struct actor_result *actors;
 	uint32_t nr_actors;
+	struct world *world;       /* path execution state and its statistics (owned), or NULL
+				    * when the scenario runs raw accesses only */
+	const struct program *prog; /* the variant's path program (owned by the scenario) */
 };
 
 /* run_variant - simulate variant @v of @sc.  Return: the result (free with run_result_free),

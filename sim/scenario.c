@@ -11,6 +11,64 @@
 const char *const report_group_names[GROUP_COUNT + 1] = {"line", "pair", NULL};
 const char *const report_sort_names[SORT_COUNT + 1] = {"tot", "lcl", "rmt", NULL};
 
+/* A path-model file or directory named in `paths:`: relative to the scenario, else to the
+ * source tree (so scenarios under scenarios/ can say models/paths/6.18). */
+static char *model_path(const char *dir, const char *p)
+{
+	char *here = g_path_is_absolute(p) ? g_strdup(p) : g_build_filename(dir, p, NULL);
+
+	if (g_file_test(here, G_FILE_TEST_EXISTS) || g_path_is_absolute(p))
+		return here;
+	g_free(here);
+	return g_build_filename(C2CSIM_SRCDIR, p, NULL);
+}
+
+/* `paths`, `constants` and `lock_kind`, then the entities the paths act on. */
+static bool load_program(struct loader *ld, const struct yt_node *root)
+{
+	const struct yt_node *seq = yt_get(root, "paths"), *k;
+	GPtrArray *files;
+	int lk = LOCK_QUEUED;
+	bool ok = true;
+
+	if (!seq) {
+		if ((k = yt_get(root, "entities")) || (k = yt_get(root, "constants")))
+			err_set(ld->err, k->mark, "%s without paths (expected paths: [DIR...] of path "
+				"models)", k == yt_get(root, "entities") ? "entities" : "constants");
+		return !ld->err->set;
+	}
+	if (!yt_expect_seq(seq, "paths", ld->err) ||
+	    ((k = yt_get(root, "lock_kind")) &&
+	     !yt_enum(k, "lock_kind", lock_kind_names, &lk, ld->err)))
+		return false;
+	ld->v->lock_kind = (enum lock_kind)lk;
+	files = g_ptr_array_new_with_free_func(g_free);
+	for (size_t i = 0; ok && i < seq->len; i++) {
+		const char *f;
+
+		if ((ok = yt_str(seq->items[i], "paths[]", &f, ld->err))) {
+			char *path = model_path(ld->dir, f);
+
+			if (!g_file_test(path, G_FILE_TEST_EXISTS)) {
+				err_set(ld->err, seq->items[i]->mark, "paths[%zu]: no file or directory "
+					"'%s' (expected path models)", i, f);
+				ok = false;
+			}
+			g_ptr_array_add(files, path);
+		}
+	}
+	g_ptr_array_add(files, NULL);
+	if (ok)
+		ld->v->prog = program_load((const char *const *)files->pdata, ld->v->lib,
+					   yt_get(root, "constants"), ld->sites->len, ld->err);
+	g_ptr_array_free(files, TRUE);
+	if (!ld->v->prog)
+		return false;
+	for (uint32_t i = 0; i < ld->v->prog->nr_sites; i++)
+		g_ptr_array_add(ld->sites, g_strdup(ld->v->prog->site_names[i]));
+	return scn_load_entities(ld, root);
+}
+
 /* ------------------------------------------------------------------ top level */
 
 static bool load_end(struct variant *v, const struct yt_node *n, struct c2c_err *err)
@@ -68,8 +126,9 @@ static bool load_report(struct variant *v, const struct yt_node *n, struct c2c_e
 static bool load_variant(struct variant *v, const char *dir, struct c2c_err *err)
 {
 	static const char *const keys[] = {"name", "description", "machine", "seed", "end",
-					   "layouts", "regions", "objects", "actors", "trace",
-					   "report", "variants", NULL};
+					   "layouts", "regions", "objects", "paths", "constants",
+					   "lock_kind", "entities", "actors", "trace", "report",
+					   "variants", NULL};
 	struct loader ld = {.v = v, .dir = dir, .err = err};
 	struct yt_node *root = v->tree, *k;
 	bool ok;
@@ -88,7 +147,8 @@ static bool load_variant(struct variant *v, const char *dir, struct c2c_err *err
 		return false;
 	ld.sites = g_ptr_array_new();
 	ld.actors = g_array_new(FALSE, TRUE, sizeof(struct actor));
-	ok = scn_load_objects(&ld, root) && scn_load_actors(&ld, root);
+	ok = scn_load_objects(&ld, root) && load_program(&ld, root) && scn_load_actors(&ld, root);
+	scn_loader_release(&ld);
 	v->nr_sites = ld.sites->len;
 	v->site_names = (char **)g_ptr_array_free(ld.sites, FALSE);
 	v->nr_actors = ld.actors->len;
@@ -288,6 +348,8 @@ static void variant_release(struct variant *v)
 		g_free(v->site_names[s]);
 	g_free(v->site_names);
 	objmap_release(&v->objs);
+	program_free(v->prog);
+	entities_free(&v->ents);
 	layout_lib_free(v->lib);
 	machine_release(&v->mc);
 	yt_free(v->tree);

@@ -38,7 +38,9 @@
 #include "err.h"
 #include "machine.h"
 #include "mem.h"
+#include "interp.h"
 #include "objmap.h"
+#include "path.h"
 #include "ytree.h"
 
 enum op_kind {
@@ -47,6 +49,7 @@ enum op_kind {
 	OP_RMW = MEM_RMW,
 	OP_LOCKED_RMW = MEM_LOCKED_RMW,
 	OP_DELAY,       /* compute for a fixed or random time */
+	OP_CALL,        /* run a kernel path model */
 	OP_KIND_COUNT
 };
 
@@ -59,6 +62,9 @@ struct op {
 	uint64_t addr;
 	uint64_t cpu_stride;   /* per-cpu target: the CPU's instance is addr + cpu * cpu_stride */
 	simtime_t delay_min, delay_max; /* OP_DELAY; equal for a fixed delay */
+	int32_t call;          /* OP_CALL: path index */
+	uint8_t nr_args;
+	int64_t args[PATH_MAX_PARAMS]; /* entity ids or integers */
 };
 
 struct actor {
@@ -88,6 +94,11 @@ struct report_opts {
  * are adjacent. */
 #define PERCPU_BASE 0x400000000ull
 #define PERCPU_UNIT 0x40000ull
+/* The last line of each CPU's unit holds its MCS lock node (as the kernel's per-cpu qnodes);
+ * scenario objects get the rest. */
+#define PERCPU_QNODE (PERCPU_UNIT - 64)
+/* Private buffers for `work` (page zeroing and the like), far from everything else. */
+#define WORK_BASE 0x20000000000ull
 
 struct variant {
 	char *name;
@@ -103,6 +114,9 @@ struct variant {
 	simtime_t end_time;    /* 0 = no time limit */
 	uint64_t end_iterations; /* 0 = no iteration limit */
 	struct report_opts report;
+	struct program *prog;  /* kernel path models (NULL when the scenario has none) */
+	struct entities ents;  /* entity instances (memcgs, mms) and their objects */
+	enum lock_kind lock_kind;
 };
 
 struct scenario {

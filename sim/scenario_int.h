@@ -30,6 +30,12 @@ bool scn_parse_target(const struct variant *v, const struct yt_node *n, const ch
 /* scn_load_objects - `layouts`, `regions` and `objects` of the scenario tree @root. */
 bool scn_load_objects(struct loader *ld, const struct yt_node *root);
 
+/* scn_load_entities - the program's global objects and the scenario's `entities`. */
+bool scn_load_entities(struct loader *ld, const struct yt_node *root);
+
+/* scn_loader_release - what the loader allocated for itself (allocation cursors). */
+void scn_loader_release(struct loader *ld);
+
 /* scn_load_actors - `actors` and `trace` of @root (objects must be loaded). */
 bool scn_load_actors(struct loader *ld, const struct yt_node *root);
 

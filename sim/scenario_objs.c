@@ -123,9 +123,9 @@ static bool add_percpu_region(struct loader *ld, const struct yt_node *n, const 
 			"instances live in each CPU's per-cpu unit on the CPU's node)", what);
 		return false;
 	}
-	if (off + size > PERCPU_UNIT) {
+	if (off + size > PERCPU_QNODE) {
 		err_set(ld->err, n->mark, "%s: per-cpu regions need %" G_GUINT64_FORMAT " bytes "
-			"(expected at most %llu per CPU)", what, off + size, PERCPU_UNIT);
+			"(expected at most %llu per CPU)", what, off + size, PERCPU_QNODE);
 		return false;
 	}
 	for (int c = 0; c < mc->nr_cpus; c++) {
@@ -224,6 +224,8 @@ static uint64_t heap_alloc(struct loader *ld, uint16_t node, const char *cache, 
 {
 	struct heap *h = NULL;
 
+	if (!ld->heaps)
+		ld->heaps = g_array_new(FALSE, TRUE, sizeof(struct heap));
 	for (guint i = 0; i < ld->heaps->len && !h; i++) {
 		struct heap *c = &g_array_index(ld->heaps, struct heap, i);
 
@@ -352,10 +354,10 @@ static bool load_object(struct loader *ld, const struct yt_node *n, uint32_t i)
 		uint64_t al = l->align > 8 ? l->align : 8;
 
 		ld->pcpu_next = ((ld->pcpu_next + al - 1) & ~(al - 1)) + l->size;
-		if (ld->pcpu_next > PERCPU_UNIT) {
+		if (ld->pcpu_next > PERCPU_QNODE) {
 			err_set(ld->err, n->mark, "%s: per-cpu objects need %" G_GUINT64_FORMAT
 				" bytes (expected at most %llu per CPU)", what, ld->pcpu_next,
-				PERCPU_UNIT);
+				PERCPU_QNODE);
 			return false;
 		}
 	}
@@ -396,14 +398,180 @@ static bool load_objects(struct loader *ld, const struct yt_node *root)
 
 bool scn_load_objects(struct loader *ld, const struct yt_node *root)
 {
-	bool ok;
+	return load_objects(ld, root);
+}
 
-	/* The heaps' cursors only live while objects are placed. */
-	ld->heaps = g_array_new(FALSE, TRUE, sizeof(struct heap));
-	ok = load_objects(ld, root);
-	for (guint i = 0; i < ld->heaps->len; i++)
+void scn_loader_release(struct loader *ld)
+{
+	for (guint i = 0; ld->heaps && i < ld->heaps->len; i++)
 		g_free(g_array_index(ld->heaps, struct heap, i).cache);
-	g_array_free(ld->heaps, TRUE);
+	if (ld->heaps)
+		g_array_free(ld->heaps, TRUE);
 	ld->heaps = NULL;
+}
+
+/* ------------------------------------------------------------------ entities */
+
+/* Allocate one object of an entity: per-cpu in the units, else by its allocation rule.
+ * Return: the address (CPU 0's instance for per-cpu objects); names every instance. */
+static uint64_t entity_object(struct loader *ld, const char *ent, const struct kobj *ko,
+			      int node, struct c2c_err *err, bool *ok)
+{
+	const struct machine *mc = &ld->v->mc;
+	const struct layout *l = ko->layout;
+	g_autofree char *name = ko->per_node ? g_strdup_printf("%s%s%s[%d]", ent, *ent ? "." : "",
+							       ko->name, node)
+					     : g_strdup_printf("%s%s%s", ent, *ent ? "." : "", ko->name);
+	uint64_t base, al = l->align > 8 ? l->align : 8;
+	uint32_t o;
+
+	if (!ko->percpu) {
+		base = place_object(ld, l, ko->alloc == 1 ? ALLOC_KMEM_CACHE : ALLOC_KMALLOC,
+				    (uint16_t)node, false, 0);
+		o = objmap_add(&ld->v->objs, name, l->name, base, l->size ? l->size : 1,
+			       (uint16_t)node);
+		ld->v->objs.v[o].layout = l;
+		return base;
+	}
+	base = PERCPU_BASE + ((ld->pcpu_next + al - 1) & ~(al - 1));
+	ld->pcpu_next = base - PERCPU_BASE + l->size;
+	if (ld->pcpu_next > PERCPU_QNODE) {
+		err_set(err, (struct c2c_mark){ld->v->tree->mark.file, 1, 1}, "entities: per-cpu "
+			"objects need %" G_GUINT64_FORMAT " bytes per CPU (expected at most %llu)",
+			ld->pcpu_next, PERCPU_QNODE);
+		*ok = false;
+		return 0;
+	}
+	for (int c = 0; c < mc->nr_cpus; c++) {
+		g_autofree char *inst = g_strdup_printf("%s@%d", name, c);
+
+		o = objmap_add(&ld->v->objs, inst, l->name, base + (uint64_t)c * PERCPU_UNIT,
+			       l->size ? l->size : 1,
+			       (uint16_t)machine_socket_node(mc, machine_cpu_socket(mc, c)));
+		ld->v->objs.v[o].layout = l;
+		ld->v->objs.v[o].per_cpu = true;
+	}
+	return base;
+}
+
+static int32_t entity_index(const struct entities *e, const char *name)
+{
+	for (uint32_t i = 0; i < e->nr; i++)
+		if (!strcmp(e->name[i], name))
+			return (int32_t)i;
+	return -1;
+}
+
+static void entity_grow(struct entities *e, uint32_t n)
+{
+	e->name = g_renew(char *, e->name, n);
+	e->kind = g_renew(uint16_t, e->kind, n);
+	e->parent = g_renew(int32_t, e->parent, n);
+	e->first_child = g_renew(int32_t, e->first_child, n);
+	e->next_sibling = g_renew(int32_t, e->next_sibling, n);
+	e->base_at = g_renew(uint32_t, e->base_at, n);
+}
+
+/* One instance: objects allocated, linked under its parent (children in creation order). */
+static bool add_entity(struct loader *ld, const char *name, int kind, int32_t parent)
+{
+	struct entities *e = &ld->v->ents;
+	const struct kind *k = &ld->v->prog->kinds[kind];
+	int nodes = ld->v->mc.numa_nodes;
+	uint32_t id = e->nr++;
+	bool ok = true;
+
+	entity_grow(e, e->nr);
+	e->name[id] = g_strdup(name);
+	e->kind[id] = (uint16_t)kind;
+	e->parent[id] = parent;
+	e->first_child[id] = e->next_sibling[id] = -1;
+	if (parent >= 0) {
+		int32_t *link = &e->first_child[parent];
+
+		while (*link >= 0)
+			link = &e->next_sibling[*link];
+		*link = (int32_t)id;
+	}
+	e->base_at[id] = e->nr_base;
+	e->nr_base += k->nr_obj * (uint32_t)nodes;
+	e->base = g_renew(uint64_t, e->base, e->nr_base);
+	for (uint32_t o = 0; o < k->nr_obj && ok; o++)
+		for (int n = 0; n < nodes; n++)
+			e->base[e->base_at[id] + o * (uint32_t)nodes + (uint32_t)n] =
+				k->obj[o].per_node || n == 0
+					? entity_object(ld, name, &k->obj[o], n, ld->err, &ok) : 0;
+	return ok;
+}
+
+static bool load_entity(struct loader *ld, const struct yt_node *n, uint32_t i)
+{
+	static const char *const keys[] = {"name", "kind", "parent", "count", NULL};
+	const struct program *pr = ld->v->prog;
+	char what[64];
+	const struct yt_node *k;
+	const char *name, *kname, *pname;
+	int32_t parent = -1;
+	int64_t count = 1;
+	int kind = -1;
+
+	snprintf(what, sizeof(what), "entities[%u]", i);
+	if (!yt_expect_map(n, what, keys, ld->err) ||
+	    !(k = yt_require(n, "name", what, ld->err)) || !yt_str(k, what, &name, ld->err) ||
+	    !(k = yt_require(n, "kind", what, ld->err)) || !yt_str(k, what, &kname, ld->err))
+		return false;
+	for (uint32_t j = 0; j < pr->nr_kinds; j++)
+		if (!strcmp(pr->kinds[j].name, kname))
+			kind = (int)j;
+	if (kind < 0) {
+		err_set(ld->err, k->mark, "%s: unknown kind '%s' (expected a kind of the loaded path "
+			"models)", what, kname);
+		return false;
+	}
+	if ((k = yt_get(n, "parent"))) {
+		if (!yt_str(k, what, &pname, ld->err))
+			return false;
+		if ((parent = entity_index(&ld->v->ents, pname)) < 0) {
+			err_set(ld->err, k->mark, "%s: unknown parent '%s' (expected an entity "
+				"defined above)", what, pname);
+			return false;
+		}
+	}
+	if ((k = yt_get(n, "count")) && !yt_int(k, what, 1, 1 << 20, &count, ld->err))
+		return false;
+	for (int64_t c = 0; c < count; c++) {
+		g_autofree char *inst = count > 1 ? g_strdup_printf("%s[%" G_GINT64_FORMAT "]", name, c)
+						  : g_strdup(name);
+
+		if (entity_index(&ld->v->ents, inst) >= 0) {
+			err_set(ld->err, n->mark, "%s: entity '%s' defined twice", what, inst);
+			return false;
+		}
+		if (!add_entity(ld, inst, kind, parent))
+			return false;
+	}
+	return true;
+}
+
+/* Globals of the program, then the scenario's entities; seals the object map again. */
+bool scn_load_entities(struct loader *ld, const struct yt_node *root)
+{
+	const struct yt_node *seq = yt_get(root, "entities");
+	struct program *pr = ld->v->prog;
+	bool ok = true;
+	uint32_t bad;
+
+	ld->v->ents.global_base = g_new0(uint64_t, pr->nr_globals ? pr->nr_globals : 1);
+	for (uint32_t g = 0; g < pr->nr_globals && ok; g++)
+		ld->v->ents.global_base[g] = entity_object(ld, "", &pr->globals[g], 0, ld->err, &ok);
+	if (ok && seq && !yt_expect_seq(seq, "entities", ld->err))
+		ok = false;
+	for (uint32_t i = 0; ok && seq && i < seq->len; i++)
+		ok = load_entity(ld, seq->items[i], i);
+	if (ok && (bad = objmap_seal(&ld->v->objs)) != OBJ_NONE) {
+		err_set(ld->err, root->mark, "scenario: '%s' overlaps another object in memory",
+			ld->v->objs.v[bad].name);
+		ok = false;
+	}
 	return ok;
 }

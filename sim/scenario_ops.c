@@ -9,7 +9,7 @@
 #define MAX_OPS 4096
 
 const char *const op_kind_names[OP_KIND_COUNT + 1] = {"load", "store", "rmw", "locked_rmw",
-						      "delay", NULL};
+						      "delay", "call", NULL};
 
 /* ------------------------------------------------------------------ small parsers */
 
@@ -129,6 +129,61 @@ static bool load_delay(struct loader *ld, const struct yt_node *n, const char *w
 	return true;
 }
 
+/* An actor's `{call: PATH, args: [...]}`: entity names or integers. */
+static bool load_call(struct loader *ld, const struct yt_node *n, const char *what,
+		      struct op *op)
+{
+	static const char *const keys[] = {"call", "args", NULL};
+	const struct program *pr = ld->v->prog;
+	const struct yt_node *k, *args;
+	const struct path *p;
+	const char *name;
+	int idx;
+
+	if (!yt_expect_map(n, what, keys, ld->err) ||
+	    !(k = yt_require(n, "call", what, ld->err)) || !yt_str(k, what, &name, ld->err))
+		return false;
+	if (!pr || (idx = program_find(pr, name)) < 0) {
+		err_set(ld->err, k->mark, "%s: unknown path '%s' (expected a path of the models "
+			"named in paths:)", what, name);
+		return false;
+	}
+	p = &pr->paths[idx];
+	args = yt_get(n, "args");
+	if ((args && !yt_expect_seq(args, what, ld->err)) ||
+	    (args ? args->len : 0) != p->nr_params) {
+		if (!ld->err->set)
+			err_set(ld->err, n->mark, "%s: %s takes %u arguments (got %zu)", what, name,
+				p->nr_params, args ? args->len : 0);
+		return false;
+	}
+	memset(op, 0, sizeof(*op));
+	op->kind = OP_CALL;
+	op->call = idx;
+	op->nr_args = p->nr_params;
+	for (uint8_t i = 0; i < op->nr_args; i++) {
+		const struct yt_node *a = args->items[i];
+		int32_t e = -1;
+
+		if (p->param_kind[i] >= 0) {
+			for (uint32_t j = 0; a->kind == YT_SCALAR && j < ld->v->ents.nr && e < 0; j++)
+				if (!strcmp(ld->v->ents.name[j], a->str))
+					e = (int32_t)j;
+			if (e < 0 || ld->v->ents.kind[e] != p->param_kind[i]) {
+				err_set(ld->err, a->mark, "%s: argument %u of %s must be an entity of kind "
+					"%s (expected one of the scenario's entities)", what, i + 1, name,
+					pr->kinds[p->param_kind[i]].name);
+				return false;
+			}
+			op->args[i] = e;
+		} else if (!yt_int(a, what, INT64_MIN, INT64_MAX, &op->args[i], ld->err)) {
+			return false;
+		}
+	}
+	op->site = UINT32_MAX;
+	return true;
+}
+
 static bool load_op(struct loader *ld, const struct yt_node *n, const char *actor, uint32_t i,
 		    struct op *op)
 {
@@ -139,12 +194,18 @@ static bool load_op(struct loader *ld, const struct yt_node *n, const char *acto
 	int64_t size = 0;
 
 	snprintf(what, sizeof(what), "actors.%s.loop[%u]", actor, i);
+	if (n->kind == YT_MAP && yt_get(n, "call"))
+		return load_call(ld, n, what, op);
 	if (!yt_expect_map(n, what, keys, ld->err) ||
 	    !(k = yt_require(n, "op", what, ld->err)) ||
 	    !yt_enum(k, what, op_kind_names, &kind, ld->err))
 		return false;
 	memset(op, 0, sizeof(*op));
 	op->kind = (uint8_t)kind;
+	if (kind == OP_CALL) {
+		err_set(ld->err, k->mark, "%s: a call is written {call: PATH, args: [...]}", what);
+		return false;
+	}
 	if (kind == OP_DELAY) {
 		if ((at = yt_get(n, "at")) || (at = yt_get(n, "size"))) {
 			err_set(ld->err, at->mark, "%s: a delay takes no target or size", what);

@@ -1,0 +1,528 @@
+/* interp.c - execute compiled paths; see interp.h for the design (locks in interp_lock.c). */
+#include "interp.h"
+
+#include <glib.h>
+#include <string.h>
+
+#include "interp_int.h"
+
+/* ------------------------------------------------------------------ addresses */
+
+uint64_t it_addr(struct pthread *t, const struct paddr *a, int *cpu_out)
+{
+	struct world *w = t->w;
+	const int64_t *loc = t->frames[t->depth - 1].locals;
+	const struct kobj *ko;
+	uint64_t base, addr;
+	int cpu = t->cpu;
+	int64_t node = 0;
+
+	if (a->ent >= 0) {
+		int64_t e = loc[a->ent];
+
+		ko = &w->prog->kinds[w->ents->kind[e]].obj[a->obj];
+		if (a->node)
+			node = expr_eval(a->node, loc, t->builtins);
+		if (node < 0 || node >= w->mc->numa_nodes)
+			node = 0; /* an out-of-range node is the model's bug; stay inside the object */
+		base = w->ents->base[w->ents->base_at[e] + (uint32_t)a->obj * (uint32_t)w->mc->numa_nodes +
+				    (uint32_t)node];
+	} else {
+		ko = &w->prog->globals[a->obj];
+		base = w->ents->global_base[a->obj];
+	}
+	if (ko->percpu) {
+		if (a->cpu)
+			cpu = (int)expr_eval(a->cpu, loc, t->builtins);
+		if (cpu < 0 || cpu >= w->mc->nr_cpus)
+			cpu = t->cpu;
+		base += (uint64_t)cpu * PERCPU_STRIDE;
+	}
+	addr = base + a->off;
+	for (int i = 0; i < a->nr_idx; i++) {
+		int64_t ix = expr_eval(a->idx[i], loc, t->builtins);
+
+		if (ix < 0 || (a->bound[i] && ix >= a->bound[i]))
+			ix = 0;
+		addr += (uint64_t)ix * a->stride[i];
+	}
+	if (cpu_out)
+		*cpu_out = cpu;
+	return addr;
+}
+
+/* ------------------------------------------------------------------ accounting */
+
+static void samples_add(struct samples *s, uint64_t v)
+{
+	if (s->nr == s->cap) {
+		s->cap = s->cap ? 2 * s->cap : 64;
+		s->v = g_renew(uint64_t, s->v, s->cap);
+	}
+	s->v[s->nr++] = v;
+	s->total += v;
+	if (v > s->max)
+		s->max = v;
+	if (s->nr == 1 || v < s->min)
+		s->min = v;
+}
+
+void it_sample(struct samples *s, uint64_t v)
+{
+	samples_add(s, v);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+uint64_t samples_percentile(struct samples *s, unsigned pct)
+{
+	if (!s->nr)
+		return 0;
+	qsort(s->v, s->nr, sizeof(uint64_t), cmp_u64);
+	return s->v[(uint64_t)(s->nr - 1) * pct / 100];
+}
+
+/* A memory access by the thread: time, and for top-level calls, lines and remote fetches. */
+simtime_t it_access(struct pthread *t, uint64_t addr, uint32_t size, enum mem_op op,
+		    uint32_t site, simtime_t now)
+{
+	struct mem *m = t->w->mem;
+	simtime_t next = mem_access(m, t->cpu, addr, size, op, site, now);
+	uint32_t idx = mem_line(m, addr);
+
+	if (idx != DIR_NONE) {
+		if (idx >= t->line_stamp_cap) {
+			uint32_t old = t->line_stamp_cap;
+
+			t->line_stamp_cap = m->dir.cap;
+			t->line_stamp = g_renew(uint32_t, t->line_stamp, t->line_stamp_cap);
+			memset(t->line_stamp + old, 0, sizeof(uint32_t) * (t->line_stamp_cap - old));
+		}
+		if (t->line_stamp[idx] != t->stamp) {
+			t->line_stamp[idx] = t->stamp;
+			t->call_lines++;
+		}
+	}
+	if (m->last_src == SRC_HITM_RMT || m->last_src == SRC_RMT_HIT ||
+	    m->last_src == SRC_DRAM_RMT)
+		t->call_remote++;
+	return next;
+}
+
+/* ------------------------------------------------------------------ parking */
+
+void it_park(struct pthread *t, uint64_t addr)
+{
+	struct world *w = t->w;
+
+	mem_watch(w->mem, addr);
+	t->park_line = mem_line(w->mem, addr);
+	if (w->nr_parked == w->cap_parked) {
+		w->cap_parked = w->cap_parked ? 2 * w->cap_parked : 64;
+		w->parked = g_renew(struct pthread *, w->parked, w->cap_parked);
+	}
+	w->parked[w->nr_parked++] = t;
+}
+
+/* mem's on_write hook: wake, in parking order, every thread spinning on @line. */
+static void on_write(void *data, uint32_t line, simtime_t when)
+{
+	struct world *w = data;
+	uint32_t keep = 0;
+
+	for (uint32_t i = 0; i < w->nr_parked; i++) {
+		struct pthread *t = w->parked[i];
+
+		if (t->park_line != line) {
+			w->parked[keep++] = t;
+			continue;
+		}
+		t->park_line = DIR_NONE;
+		w->wake(w->wake_data, t->owner, when);
+	}
+	w->nr_parked = keep;
+}
+
+/* ------------------------------------------------------------------ set-up */
+
+const char *const lock_kind_names[LOCK_KIND_COUNT + 1] = {"ticket", "queued", NULL};
+
+void world_init(struct world *w, const struct program *prog, struct mem *mem,
+		const struct machine *mc, const struct entities *ents, enum lock_kind lk,
+		uint64_t qnode_base, uint64_t work_base)
+{
+	memset(w, 0, sizeof(*w));
+	w->prog = prog;
+	w->mem = mem;
+	w->mc = mc;
+	w->ents = ents;
+	w->lock_kind = lk;
+	w->qnode_base = qnode_base;
+	w->work_base = work_base;
+	w->pstats = g_new0(struct pathstat, prog->nr_paths ? prog->nr_paths : 1);
+	w->cstats = g_new0(struct counterstat, prog->nr_counters ? prog->nr_counters : 1);
+	w->list_items = g_new0(int64_t *, (size_t)prog->nr_lists * mc->nr_cpus + 1);
+	w->list_len = g_new0(uint32_t, (size_t)prog->nr_lists * mc->nr_cpus + 1);
+	w->list_cap = g_new0(uint32_t, (size_t)prog->nr_lists * mc->nr_cpus + 1);
+	w->work_cursor = g_new0(uint64_t, mc->nr_cpus);
+	mem->on_write = on_write;
+	mem->on_write_data = w;
+}
+
+static void samples_release(struct samples *s)
+{
+	g_free(s->v);
+}
+
+void entities_free(struct entities *e)
+{
+	for (uint32_t i = 0; i < e->nr; i++)
+		g_free(e->name[i]);
+	g_free(e->name);
+	g_free(e->kind);
+	g_free(e->parent);
+	g_free(e->first_child);
+	g_free(e->next_sibling);
+	g_free(e->base_at);
+	g_free(e->base);
+	g_free(e->global_base);
+	memset(e, 0, sizeof(*e));
+}
+
+void world_release(struct world *w)
+{
+	for (uint32_t i = 0; i < w->nr_locks; i++) {
+		samples_release(&w->locks[i].wait);
+		samples_release(&w->locks[i].hold);
+	}
+	g_free(w->locks);
+	g_free(w->lock_slot);
+	for (uint32_t i = 0; w->prog && i < w->prog->nr_paths; i++)
+		samples_release(&w->pstats[i].lat);
+	g_free(w->pstats);
+	g_free(w->cstats);
+	for (size_t i = 0; w->prog && i < (size_t)w->prog->nr_lists * w->mc->nr_cpus; i++)
+		g_free(w->list_items[i]);
+	g_free(w->list_items);
+	g_free(w->list_len);
+	g_free(w->list_cap);
+	g_free(w->parked);
+	g_free(w->work_cursor);
+}
+
+void pthread_init(struct pthread *t, struct world *w, void *owner, int cpu)
+{
+	memset(t, 0, sizeof(*t));
+	t->w = w;
+	t->owner = owner;
+	t->cpu = cpu;
+	t->park_line = DIR_NONE;
+	t->builtins[EB_NR_CPUS] = w->mc->nr_cpus;
+	t->builtins[EB_NR_NODES] = w->mc->numa_nodes;
+	t->builtins[EB_CPU] = cpu;
+	t->builtins[EB_NODE] = machine_socket_node(w->mc, machine_cpu_socket(w->mc, cpu));
+}
+
+void pthread_release(struct pthread *t)
+{
+	g_free(t->line_stamp);
+	t->line_stamp = NULL;
+}
+
+/* ------------------------------------------------------------------ execution */
+
+/* Yield after this many instructions without simulated time: a loop of pure arithmetic in a
+ * model still lets other threads run (and a buggy endless loop still ends with the run). */
+#define FREE_INSNS 65536
+
+static int64_t sext(uint64_t v, uint32_t size)
+{
+	unsigned shift = 64 - 8 * size;
+
+	return size >= 8 ? (int64_t)v : (int64_t)(v << shift) >> shift;
+}
+
+static void push_frame(struct pthread *t, uint32_t path, const int64_t *args, uint8_t nr,
+		       int16_t ret_dst, simtime_t now)
+{
+	struct frame *f = &t->frames[t->depth++];
+
+	memset(f, 0, sizeof(*f));
+	f->path = path;
+	f->ret_dst = ret_dst;
+	f->start = now;
+	memcpy(f->locals, args, sizeof(int64_t) * nr);
+	t->w->pstats[path].calls++;
+}
+
+void interp_call(struct pthread *t, uint32_t path, const int64_t *args, simtime_t now)
+{
+	t->depth = 0;
+	t->stamp++;
+	t->call_lines = t->call_remote = 0;
+	push_frame(t, path, args, t->w->prog->paths[path].nr_params, -1, now);
+}
+
+/* Memory operations with values: load, store, rmw, atomic, cmpxchg. */
+static simtime_t exec_mem(struct pthread *t, const struct pinsn *in, int64_t *loc, simtime_t now)
+{
+	uint64_t addr = it_addr(t, &in->addr, NULL);
+	uint32_t size = in->addr.size < 8 ? in->addr.size : 8;
+	int64_t old = sext(mem_peek(t->w->mem, addr, size), size), nv = old, a = 0;
+	enum mem_op op = MEM_LOAD;
+
+	if (in->a)
+		a = expr_eval(in->a, loc, t->builtins);
+	switch (in->op) {
+	case P_STORE:
+		nv = a;
+		op = MEM_STORE;
+		break;
+	case P_RMW:
+	case P_ATOMIC:
+		nv = in->kind == RMW_ADD ? old + a : in->kind == RMW_SUB ? old - a : a;
+		op = in->op == P_RMW ? MEM_RMW : MEM_LOCKED_RMW;
+		break;
+	case P_CMPXCHG:
+		if (old == a)
+			nv = expr_eval(in->b, loc, t->builtins);
+		op = MEM_LOCKED_RMW;
+		break;
+	}
+	if (nv != old)
+		mem_poke(t->w->mem, addr, size, (uint64_t)nv);
+	if (in->dst >= 0)
+		loc[in->dst] = in->op == P_LOAD || in->op == P_CMPXCHG || in->kind == RMW_SET ? old : nv;
+	return it_access(t, addr, in->addr.size, op, in->site, now);
+}
+
+static simtime_t exec_work(struct pthread *t, const struct pinsn *in, int64_t *loc,
+			   simtime_t now)
+{
+	int64_t bytes = expr_eval(in->a, loc, t->builtins);
+	uint64_t *cur = &t->w->work_cursor[t->cpu];
+
+	/* The buffer is the CPU's own: nothing else touches it, so its lines run back to back. */
+	for (int64_t b = 0; b < bytes; b += 64) {
+		now = it_access(t, t->w->work_base + (uint64_t)t->cpu * WORK_SIZE + *cur, 8,
+				in->kind ? MEM_STORE : MEM_LOAD, in->site, now);
+		*cur = (*cur + 64) % WORK_SIZE;
+	}
+	return now;
+}
+
+static void exec_for_init(struct pthread *t, const struct pinsn *in, int64_t *loc)
+{
+	const struct entities *e = t->w->ents;
+	uint32_t c = in->callee;
+
+	switch (in->kind) {
+	case IT_RANGE:
+		loc[c] = expr_eval(in->a, loc, t->builtins);
+		loc[c + 1] = expr_eval(in->b, loc, t->builtins);
+		break;
+	case IT_CPUS:
+	case IT_NODES:
+		loc[c] = 0;
+		loc[c + 1] = in->kind == IT_CPUS ? t->w->mc->nr_cpus : t->w->mc->numa_nodes;
+		break;
+	case IT_ANCESTORS:
+		loc[c] = expr_eval(in->a, loc, t->builtins);
+		break;
+	case IT_CHILDREN:
+		loc[c] = e->first_child[expr_eval(in->a, loc, t->builtins)];
+		break;
+	}
+}
+
+/* Return: false when the loop is over. */
+static bool exec_for_next(struct pthread *t, const struct pinsn *in, int64_t *loc)
+{
+	const struct entities *e = t->w->ents;
+	uint32_t c = in->callee;
+
+	if (in->kind <= IT_NODES) {
+		if (loc[c] >= loc[c + 1])
+			return false;
+		loc[in->dst] = loc[c]++;
+		return true;
+	}
+	if (loc[c] < 0)
+		return false;
+	loc[in->dst] = loc[c];
+	loc[c] = in->kind == IT_ANCESTORS ? e->parent[loc[c]] : e->next_sibling[loc[c]];
+	return true;
+}
+
+/* Return from the current frame; true when the top-level call is over. */
+static bool exec_return(struct pthread *t, const struct pinsn *in, simtime_t now)
+{
+	struct frame *f = &t->frames[t->depth - 1];
+	struct pathstat *ps = &t->w->pstats[f->path];
+	int64_t v = in->a ? expr_eval(in->a, f->locals, t->builtins) : 0;
+
+	it_sample(&ps->lat, now - f->start);
+	if (--t->depth == 0) {
+		ps->top_calls++;
+		ps->lines += t->call_lines;
+		ps->remote += t->call_remote;
+		return true;
+	}
+	f = &t->frames[t->depth - 1];
+	if (f[1].ret_dst >= 0)
+		f->locals[f[1].ret_dst] = v;
+	return false;
+}
+
+static void exec_call(struct pthread *t, const struct pinsn *in, int64_t *loc, simtime_t now)
+{
+	int64_t args[PATH_MAX_PARAMS];
+
+	for (uint8_t i = 0; i < in->nr_args; i++)
+		args[i] = expr_eval(in->args[i], loc, t->builtins);
+	t->frames[t->depth - 1].pc++;
+	if (t->depth == INTERP_MAX_DEPTH) {
+		mem_fail(t->w->mem, now, DIR_NONE, "path %s: calls nested deeper than %d",
+			 t->w->prog->paths[in->callee].name, INTERP_MAX_DEPTH);
+		return;
+	}
+	push_frame(t, in->callee, args, in->nr_args, in->dst, now);
+}
+
+/* Per-cpu update lists (rstat): add if not queued yet, pop the most recent, test empty. */
+static void exec_list(struct pthread *t, const struct pinsn *in, int64_t *loc)
+{
+	struct world *w = t->w;
+	int64_t cpu = expr_eval(in->a, loc, t->builtins);
+	size_t l;
+
+	if (cpu < 0 || cpu >= w->mc->nr_cpus)
+		cpu = t->cpu;
+	l = (size_t)in->callee * w->mc->nr_cpus + (size_t)cpu;
+	switch (in->kind) {
+	case LIST_ADD: {
+		int64_t item = expr_eval(in->b, loc, t->builtins);
+
+		for (uint32_t i = 0; i < w->list_len[l]; i++)
+			if (w->list_items[l][i] == item)
+				return;
+		if (w->list_len[l] == w->list_cap[l]) {
+			w->list_cap[l] = w->list_cap[l] ? 2 * w->list_cap[l] : 8;
+			w->list_items[l] = g_renew(int64_t, w->list_items[l], w->list_cap[l]);
+		}
+		w->list_items[l][w->list_len[l]++] = item;
+		return;
+	}
+	case LIST_POP:
+		loc[in->dst] = w->list_len[l] ? w->list_items[l][--w->list_len[l]] : -1;
+		return;
+	default:
+		loc[in->dst] = w->list_len[l] == 0;
+	}
+}
+
+static void exec_counter(struct pthread *t, const struct pinsn *in, int64_t *loc)
+{
+	struct counterstat *c = &t->w->cstats[in->callee];
+	int64_t v = expr_eval(in->a, loc, t->builtins);
+
+	if (in->op == P_TRUTH) {
+		c->truth += v;
+		return;
+	}
+	c->reads++;
+	c->last_read = v;
+	c->last_truth = c->truth;
+	if ((uint64_t)(v > c->truth ? v - c->truth : c->truth - v) > c->max_abs_error)
+		c->max_abs_error = (uint64_t)(v > c->truth ? v - c->truth : c->truth - v);
+}
+
+/* One instruction that takes no time; false when it was not one of those. */
+static bool exec_free(struct pthread *t, const struct pinsn *in, struct frame *f,
+		      simtime_t now)
+{
+	int64_t *loc = f->locals;
+
+	switch (in->op) {
+	case P_SET:
+		loc[in->dst] = expr_eval(in->a, loc, t->builtins);
+		break;
+	case P_JUMP:
+		f->pc = in->target;
+		return true;
+	case P_JUMP_IF_NOT:
+		f->pc = expr_eval(in->a, loc, t->builtins) ? f->pc + 1 : in->target;
+		return true;
+	case P_FOR_INIT:
+		exec_for_init(t, in, loc);
+		break;
+	case P_FOR_NEXT:
+		f->pc = exec_for_next(t, in, loc) ? f->pc + 1 : in->target;
+		return true;
+	case P_CALL:
+		exec_call(t, in, loc, now);
+		return true;
+	case P_LIST:
+		exec_list(t, in, loc);
+		break;
+	case P_TRUTH:
+	case P_OBSERVE:
+		exec_counter(t, in, loc);
+		break;
+	default:
+		return false;
+	}
+	f->pc++;
+	return true;
+}
+
+simtime_t interp_run(struct pthread *t, simtime_t now)
+{
+	const struct machine *mc = t->w->mc;
+
+	for (uint32_t n = 0; n < FREE_INSNS && !t->w->mem->failed; n++) {
+		struct frame *f = &t->frames[t->depth - 1];
+		const struct pinsn *in = &t->w->prog->paths[f->path].code[f->pc];
+		simtime_t next;
+
+		if (exec_free(t, in, f, now))
+			continue;
+		switch (in->op) {
+		case P_RETURN:
+			if (exec_return(t, in, now))
+				return INTERP_DONE;
+			continue;
+		case P_LOCK:
+		case P_UNLOCK:
+		case P_TRYLOCK:
+			next = it_lock(t, in, now);
+			if (next != INTERP_PARKED && !t->lock_phase)
+				f->pc++;
+			return next;
+		case P_IRQ:
+			next = now + 2 * mc->cycle; /* cli/sti or pushf/popf: a few cycles */
+			break;
+		case P_DELAY: {
+			int64_t d = expr_eval(in->a, f->locals, t->builtins);
+
+			next = now + (d > 0 ? (uint64_t)d * (in->delay_cycles ? mc->cycle : PS_PER_NS)
+					    : 0);
+			break;
+		}
+		case P_WORK:
+			next = exec_work(t, in, f->locals, now);
+			break;
+		default:
+			next = exec_mem(t, in, f->locals, now);
+		}
+		f->pc++;
+		if (next > now)
+			return next;
+	}
+	return now + 1;
+}

@@ -1,0 +1,260 @@
+/* interp_lock.c - spinlocks (ticket, queued/MCS) and lockstat; see interp.h for the model. */
+#include <glib.h>
+#include <string.h>
+
+#include "interp_int.h"
+
+/* ------------------------------------------------------------------ lockstat */
+
+/* The lockstat entry of the lock at @addr; entries stay in first-use order (reports walk
+ * them in that order), found by a linear probe over a small open-addressing index. */
+static struct lockstat *lock_get(struct world *w, uint64_t addr)
+{
+	uint32_t mask = w->cap_locks * 2 - 1, s;
+
+	for (s = w->cap_locks ? (uint32_t)((addr >> 2) * 0x9e3779b1u) & mask : 0;
+	     w->cap_locks && w->lock_slot[s] != UINT32_MAX; s = (s + 1) & mask)
+		if (w->locks[w->lock_slot[s]].addr == addr)
+			return &w->locks[w->lock_slot[s]];
+	if (w->nr_locks == w->cap_locks) {
+		w->cap_locks = w->cap_locks ? 2 * w->cap_locks : 16;
+		w->locks = g_renew(struct lockstat, w->locks, w->cap_locks);
+		g_free(w->lock_slot);
+		w->lock_slot = g_new(uint32_t, w->cap_locks * 2);
+		memset(w->lock_slot, 0xff, sizeof(uint32_t) * w->cap_locks * 2);
+		mask = w->cap_locks * 2 - 1;
+		for (uint32_t i = 0; i < w->nr_locks; i++) {
+			for (s = (uint32_t)((w->locks[i].addr >> 2) * 0x9e3779b1u) & mask;
+			     w->lock_slot[s] != UINT32_MAX; s = (s + 1) & mask)
+				;
+			w->lock_slot[s] = i;
+		}
+		for (s = (uint32_t)((addr >> 2) * 0x9e3779b1u) & mask; w->lock_slot[s] != UINT32_MAX;
+		     s = (s + 1) & mask)
+			;
+	}
+	w->lock_slot[s] = w->nr_locks;
+	memset(&w->locks[w->nr_locks], 0, sizeof(struct lockstat));
+	w->locks[w->nr_locks].addr = addr;
+	w->locks[w->nr_locks].last_cpu = -1;
+	w->locks[w->nr_locks].holder = -1;
+	return &w->locks[w->nr_locks++];
+}
+
+static void acquired(struct lockstat *ls, struct pthread *t, simtime_t when, bool contended)
+{
+	ls->acquisitions++;
+	if (ls->last_cpu >= 0 && ls->last_cpu != t->cpu) {
+		ls->acq_bounces++;
+		ls->con_bounces += contended;
+	}
+	if (contended) {
+		ls->contentions++;
+		it_sample(&ls->wait, when - t->lock_req);
+	}
+	ls->acquired_at = when;
+	ls->holder = t->cpu;
+	ls->last_cpu = t->cpu;
+	t->lock_phase = 0;
+}
+
+static void released(struct lockstat *ls, simtime_t when)
+{
+	it_sample(&ls->hold, when > ls->acquired_at ? when - ls->acquired_at : 0);
+	ls->holder = -1;
+}
+
+/* A waiter woken early re-reads only once its own previous access is done. */
+static simtime_t ready(struct pthread *t, simtime_t now)
+{
+	return now > t->lock_ready ? now : t->lock_ready;
+}
+
+/* ------------------------------------------------------------------ ticket */
+
+static simtime_t ticket_lock(struct pthread *t, const struct pinsn *in, uint64_t addr,
+			     struct lockstat *ls, simtime_t now)
+{
+	struct mem *m = t->w->mem;
+	uint64_t word;
+	simtime_t next;
+
+	if (t->lock_phase == 0) {
+		t->lock_req = now;
+		word = mem_peek(m, addr, 4);
+		t->ticket = (int64_t)(word >> 16);
+		mem_poke(m, addr, 4, (word + 0x10000) & 0xffffffffu);
+		next = it_access(t, addr, 4, MEM_LOCKED_RMW, in->site, now);
+		if ((word & 0xffff) == (uint64_t)t->ticket) {
+			acquired(ls, t, next, false);
+			return next;
+		}
+		t->lock_phase = 1;
+		t->lock_ready = next;
+		it_park(t, addr);
+		return INTERP_PARKED;
+	}
+	/* Woken: the lock word changed; spin once more by reading it. */
+	next = it_access(t, addr, 4, MEM_LOAD, in->site, ready(t, now));
+	if ((mem_peek(m, addr, 4) & 0xffff) == ((uint64_t)t->ticket & 0xffff)) {
+		acquired(ls, t, next, true);
+		return next;
+	}
+	t->lock_ready = next;
+	it_park(t, addr);
+	return INTERP_PARKED;
+}
+
+static simtime_t ticket_unlock(struct pthread *t, const struct pinsn *in, uint64_t addr,
+			       struct lockstat *ls, simtime_t now)
+{
+	struct mem *m = t->w->mem;
+	uint64_t word = mem_peek(m, addr, 4);
+
+	released(ls, now);
+	mem_poke(m, addr, 4, (word & 0xffff0000u) | ((word + 1) & 0xffff));
+	return it_access(t, addr, 4, MEM_RMW, in->site, now);
+}
+
+static simtime_t ticket_trylock(struct pthread *t, const struct pinsn *in, uint64_t addr,
+				struct lockstat *ls, simtime_t now)
+{
+	struct mem *m = t->w->mem;
+	uint64_t word = mem_peek(m, addr, 4);
+	bool free = (word & 0xffff) == (word >> 16);
+	simtime_t next;
+
+	t->lock_req = now;
+	if (free)
+		mem_poke(m, addr, 4, (word + 0x10000) & 0xffffffffu);
+	next = it_access(t, addr, 4, MEM_LOCKED_RMW, in->site, now);
+	if (free)
+		acquired(ls, t, next, false);
+	if (in->dst >= 0)
+		t->frames[t->depth - 1].locals[in->dst] = free;
+	return next;
+}
+
+/* ------------------------------------------------------------------ queued (MCS) */
+
+/* Each CPU's MCS node: next (CPU + 1 of the successor, 0 none) at +0, locked at +4. */
+static uint64_t qnode(const struct world *w, int cpu)
+{
+	return w->qnode_base + (uint64_t)cpu * PERCPU_STRIDE;
+}
+
+static simtime_t queued_lock(struct pthread *t, const struct pinsn *in, uint64_t addr,
+			     struct lockstat *ls, simtime_t now)
+{
+	struct world *w = t->w;
+	struct mem *m = w->mem;
+	uint64_t me = qnode(w, t->cpu), prev;
+	simtime_t next;
+
+	switch (t->lock_phase) {
+	case 0: /* node->next = NULL, node->locked = 0: stores to the CPU's own node */
+		t->lock_req = now;
+		mem_poke(m, me, 8, 0);
+		t->lock_phase = 1;
+		return it_access(t, me, 8, MEM_STORE, in->site, now);
+	case 1: /* xchg_tail */
+		prev = mem_peek(m, addr, 4);
+		mem_poke(m, addr, 4, (uint64_t)t->cpu + 1);
+		next = it_access(t, addr, 4, MEM_LOCKED_RMW, in->site, now);
+		if (!prev) {
+			acquired(ls, t, next, false);
+			return next;
+		}
+		t->ticket = (int64_t)prev - 1;
+		t->lock_phase = 2;
+		return next;
+	case 2: /* WRITE_ONCE(prev->next, node) */
+		mem_poke(m, qnode(w, (int)t->ticket), 4, (uint64_t)t->cpu + 1);
+		next = it_access(t, qnode(w, (int)t->ticket), 4, MEM_STORE, in->site, now);
+		t->lock_phase = 3;
+		t->lock_ready = next;
+		it_park(t, me);
+		return INTERP_PARKED;
+	default: /* spin on node->locked */
+		next = it_access(t, me + 4, 4, MEM_LOAD, in->site, ready(t, now));
+		if (mem_peek(m, me + 4, 4)) {
+			acquired(ls, t, next, true);
+			return next;
+		}
+		t->lock_ready = next;
+		it_park(t, me);
+		return INTERP_PARKED;
+	}
+}
+
+static simtime_t queued_unlock(struct pthread *t, const struct pinsn *in, uint64_t addr,
+			       struct lockstat *ls, simtime_t now)
+{
+	struct world *w = t->w;
+	struct mem *m = w->mem;
+	uint64_t me = qnode(w, t->cpu), succ;
+	simtime_t next;
+
+	if (t->lock_phase == 2) { /* waiting for a successor to finish linking */
+		now = ready(t, now);
+	}
+	next = it_access(t, me, 4, MEM_LOAD, in->site, now);
+	succ = mem_peek(m, me, 4);
+	if (!succ && mem_peek(m, addr, 4) == (uint64_t)t->cpu + 1) {
+		/* No one queued: cmpxchg the tail back to free. */
+		mem_poke(m, addr, 4, 0);
+		released(ls, now);
+		t->lock_phase = 0;
+		return it_access(t, addr, 4, MEM_LOCKED_RMW, in->site, next);
+	}
+	if (!succ) {
+		t->lock_phase = 2;
+		t->lock_ready = next;
+		it_park(t, me);
+		return INTERP_PARKED;
+	}
+	/* Hand over: WRITE_ONCE(next->locked, 1) into the successor's own line. */
+	released(ls, now);
+	mem_poke(m, qnode(w, (int)succ - 1) + 4, 4, 1);
+	t->lock_phase = 0;
+	return it_access(t, qnode(w, (int)succ - 1) + 4, 4, MEM_STORE, in->site, next);
+}
+
+static simtime_t queued_trylock(struct pthread *t, const struct pinsn *in, uint64_t addr,
+				struct lockstat *ls, simtime_t now)
+{
+	struct mem *m = t->w->mem;
+	bool free = mem_peek(m, addr, 4) == 0;
+	simtime_t next;
+
+	t->lock_req = now;
+	if (free) {
+		mem_poke(m, qnode(t->w, t->cpu), 8, 0);
+		mem_poke(m, addr, 4, (uint64_t)t->cpu + 1);
+	}
+	next = it_access(t, addr, 4, MEM_LOCKED_RMW, in->site, now);
+	if (free)
+		acquired(ls, t, next, false);
+	if (in->dst >= 0)
+		t->frames[t->depth - 1].locals[in->dst] = free;
+	return next;
+}
+
+simtime_t it_lock(struct pthread *t, const struct pinsn *in, simtime_t now)
+{
+	uint64_t addr = t->lock_phase ? t->lock_addr : it_addr(t, &in->addr, NULL);
+	struct lockstat *ls = lock_get(t->w, addr);
+	bool ticket = t->w->lock_kind == LOCK_TICKET;
+
+	t->lock_addr = addr;
+	switch (in->op) {
+	case P_LOCK:
+		return ticket ? ticket_lock(t, in, addr, ls, now) : queued_lock(t, in, addr, ls, now);
+	case P_UNLOCK:
+		return ticket ? ticket_unlock(t, in, addr, ls, now)
+			      : queued_unlock(t, in, addr, ls, now);
+	default:
+		return ticket ? ticket_trylock(t, in, addr, ls, now)
+			      : queued_trylock(t, in, addr, ls, now);
+	}
+}
