@@ -15,10 +15,12 @@
  * spinner.
  *   ticket: lock = LOCK xadd on the tail half of the lock word; spin reading the head half
  *           until it equals the ticket; unlock = add to the head (no LOCK), as x86 did.
- *   queued: MCS: LOCK xchg of the tail with the CPU's node; a waiter links itself into its
- *           predecessor's node and spins on its own node's line; unlock hands over by a store
- *           to the successor's node (or cmpxchg of the tail back to 0).  The real qspinlock's
- *           pending bit and locked byte are not modelled: every waiter queues.
+ *   queued: qspinlock's slow path: a cmpxchg fast path; otherwise an MCS queue (LOCK xchg
+ *           of the tail in the lock word, link into the predecessor's per-cpu node, spin on
+ *           the CPU's own node); the queue head spins on the lock word until the locked byte
+ *           clears, sets it, and hands the head over with a store into its successor's node;
+ *           unlock is a release store of the locked byte.  The pending bit (the first waiter
+ *           spinning on the lock word without queueing) is not modelled: every waiter queues.
  * lockstat columns are gathered per lock address.
  */
 #ifndef C2C_INTERP_H

@@ -135,12 +135,25 @@ static simtime_t ticket_trylock(struct pthread *t, const struct pinsn *in, uint6
 	return next;
 }
 
-/* ------------------------------------------------------------------ queued (MCS) */
+/* ------------------------------------------------------------------ queued (qspinlock) */
 
-/* Each CPU's MCS node: next (CPU + 1 of the successor, 0 none) at +0, locked at +4. */
+/*
+ * The lock word as qspinlock lays it out: locked byte (bits 0-7), pending (8-15, unused
+ * here), tail (16-31: CPU + 1 of the last queued waiter).  Each CPU's MCS node: next (CPU + 1
+ * of its successor) at +0, locked at +4.
+ */
 static uint64_t qnode(const struct world *w, int cpu)
 {
 	return w->qnode_base + (uint64_t)cpu * PERCPU_STRIDE;
+}
+
+/* Park until @addr's line changes, re-reading from when our own access completes. */
+static simtime_t park_on(struct pthread *t, uint64_t addr, simtime_t ready_at, uint8_t phase)
+{
+	t->lock_phase = phase;
+	t->lock_ready = ready_at;
+	it_park(t, addr);
+	return INTERP_PARKED;
 }
 
 static simtime_t queued_lock(struct pthread *t, const struct pinsn *in, uint64_t addr,
@@ -148,76 +161,82 @@ static simtime_t queued_lock(struct pthread *t, const struct pinsn *in, uint64_t
 {
 	struct world *w = t->w;
 	struct mem *m = w->mem;
-	uint64_t me = qnode(w, t->cpu), prev;
+	uint64_t me = qnode(w, t->cpu), v;
 	simtime_t next;
 
 	switch (t->lock_phase) {
-	case 0: /* node->next = NULL, node->locked = 0: stores to the CPU's own node */
+	case 0: /* fast path: cmpxchg(lock, 0, LOCKED) */
 		t->lock_req = now;
-		mem_poke(m, me, 8, 0);
-		t->lock_phase = 1;
-		return it_access(t, me, 8, MEM_STORE, in->site, now);
-	case 1: /* xchg_tail */
-		prev = mem_peek(m, addr, 4);
-		mem_poke(m, addr, 4, (uint64_t)t->cpu + 1);
+		v = mem_peek(m, addr, 4);
+		if (!v)
+			mem_poke(m, addr, 4, 1);
 		next = it_access(t, addr, 4, MEM_LOCKED_RMW, in->site, now);
-		if (!prev) {
+		if (!v)
 			acquired(ls, t, next, false);
-			return next;
-		}
-		t->ticket = (int64_t)prev - 1;
-		t->lock_phase = 2;
+		else
+			t->lock_phase = 1;
 		return next;
-	case 2: /* WRITE_ONCE(prev->next, node) */
+	case 1: /* queue: node->locked = 0, node->next = NULL */
+		mem_poke(m, me, 8, 0);
+		t->lock_phase = 2;
+		return it_access(t, me, 8, MEM_STORE, in->site, now);
+	case 2: /* xchg_tail */
+		v = mem_peek(m, addr, 4);
+		mem_poke(m, addr, 4, (v & 0xffff) | ((uint64_t)(t->cpu + 1) << 16));
+		next = it_access(t, addr, 4, MEM_LOCKED_RMW, in->site, now);
+		t->ticket = (int64_t)(v >> 16) - 1;
+		t->lock_phase = t->ticket >= 0 ? 3 : 5;
+		return next;
+	case 3: /* WRITE_ONCE(prev->next, node), then wait for our turn at the head */
 		mem_poke(m, qnode(w, (int)t->ticket), 4, (uint64_t)t->cpu + 1);
 		next = it_access(t, qnode(w, (int)t->ticket), 4, MEM_STORE, in->site, now);
-		t->lock_phase = 3;
-		t->lock_ready = next;
-		it_park(t, me);
-		return INTERP_PARKED;
-	default: /* spin on node->locked */
+		return park_on(t, me, next, 4);
+	case 4: /* arch_mcs_spin_lock_contended: spin on node->locked */
 		next = it_access(t, me + 4, 4, MEM_LOAD, in->site, ready(t, now));
-		if (mem_peek(m, me + 4, 4)) {
+		if (!mem_peek(m, me + 4, 4))
+			return park_on(t, me, next, 4);
+		t->lock_phase = 5;
+		return next;
+	case 5: /* queue head: spin on the lock word until the locked byte clears */
+		next = it_access(t, addr, 4, MEM_LOAD, in->site, ready(t, now));
+		if (mem_peek(m, addr, 4) & 0xffff)
+			return park_on(t, addr, next, 5);
+		t->lock_phase = 6;
+		return next;
+	case 6: /* take it: alone in the queue -> cmpxchg tail away, else set_locked */
+		v = mem_peek(m, addr, 4);
+		if ((v >> 16) == (uint64_t)t->cpu + 1) {
+			mem_poke(m, addr, 4, 1);
+			next = it_access(t, addr, 4, MEM_LOCKED_RMW, in->site, now);
 			acquired(ls, t, next, true);
 			return next;
 		}
-		t->lock_ready = next;
-		it_park(t, me);
-		return INTERP_PARKED;
+		mem_poke(m, addr, 4, v | 1);
+		next = it_access(t, addr, 1, MEM_STORE, in->site, now);
+		t->lock_phase = 7;
+		return next;
+	default: /* hand the queue head over: wait for the successor to link, then tell it */
+		next = it_access(t, me, 4, MEM_LOAD, in->site, ready(t, now));
+		v = mem_peek(m, me, 4);
+		if (!v)
+			return park_on(t, me, next, 7);
+		mem_poke(m, qnode(w, (int)v - 1) + 4, 4, 1);
+		/* lockstat's lock_acquired() runs when the slow path returns, after the hand-over. */
+		next = it_access(t, qnode(w, (int)v - 1) + 4, 4, MEM_STORE, in->site, next);
+		acquired(ls, t, next, true);
+		return next;
 	}
 }
 
+/* queued_spin_unlock: smp_store_release(&lock->locked, 0). */
 static simtime_t queued_unlock(struct pthread *t, const struct pinsn *in, uint64_t addr,
 			       struct lockstat *ls, simtime_t now)
 {
-	struct world *w = t->w;
-	struct mem *m = w->mem;
-	uint64_t me = qnode(w, t->cpu), succ;
-	simtime_t next;
+	struct mem *m = t->w->mem;
 
-	if (t->lock_phase == 2) { /* waiting for a successor to finish linking */
-		now = ready(t, now);
-	}
-	next = it_access(t, me, 4, MEM_LOAD, in->site, now);
-	succ = mem_peek(m, me, 4);
-	if (!succ && mem_peek(m, addr, 4) == (uint64_t)t->cpu + 1) {
-		/* No one queued: cmpxchg the tail back to free. */
-		mem_poke(m, addr, 4, 0);
-		released(ls, now);
-		t->lock_phase = 0;
-		return it_access(t, addr, 4, MEM_LOCKED_RMW, in->site, next);
-	}
-	if (!succ) {
-		t->lock_phase = 2;
-		t->lock_ready = next;
-		it_park(t, me);
-		return INTERP_PARKED;
-	}
-	/* Hand over: WRITE_ONCE(next->locked, 1) into the successor's own line. */
 	released(ls, now);
-	mem_poke(m, qnode(w, (int)succ - 1) + 4, 4, 1);
-	t->lock_phase = 0;
-	return it_access(t, qnode(w, (int)succ - 1) + 4, 4, MEM_STORE, in->site, next);
+	mem_poke(m, addr, 4, mem_peek(m, addr, 4) & ~0xffull);
+	return it_access(t, addr, 1, MEM_STORE, in->site, now);
 }
 
 static simtime_t queued_trylock(struct pthread *t, const struct pinsn *in, uint64_t addr,
@@ -228,10 +247,8 @@ static simtime_t queued_trylock(struct pthread *t, const struct pinsn *in, uint6
 	simtime_t next;
 
 	t->lock_req = now;
-	if (free) {
-		mem_poke(m, qnode(t->w, t->cpu), 8, 0);
-		mem_poke(m, addr, 4, (uint64_t)t->cpu + 1);
-	}
+	if (free)
+		mem_poke(m, addr, 4, 1);
 	next = it_access(t, addr, 4, MEM_LOCKED_RMW, in->site, now);
 	if (free)
 		acquired(ls, t, next, false);

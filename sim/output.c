@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "c2csim_config.h"
+#include "interp.h"
 #include "report.h"
 
 /* Everything one output_write() call needs; why[] holds the first failure's reason. */
@@ -170,6 +171,112 @@ static void summary_lines(FILE *f, const struct run_result *r)
 	g_free(idx);
 }
 
+/* Always written, from the actors' iterations, so the key exists for raw-access runs too. */
+static void summary_throughput(FILE *f, const struct run_result *r)
+{
+	fprintf(f, "    throughput: {ops_per_sec: %" PRIu64 ", actors: [",
+		report_ops_per_sec(report_iterations(r), r->sim_time));
+	for (uint32_t i = 0; i < r->nr_actors; i++) {
+		fputs(i ? ", {name: " : "{name: ", f);
+		y_str(f, r->actors[i].name);
+		fprintf(f, ", ops_per_sec: %" PRIu64 "}",
+			report_ops_per_sec(r->actors[i].iterations, r->sim_time));
+	}
+	fputs("]}\n", f);
+}
+
+/* `    KEY:` or `    KEY: []`, so a reader always finds the key. */
+static void summary_key(FILE *f, const char *key, uint32_t n)
+{
+	fprintf(f, "    %s:%s\n", key, n ? "" : " []");
+}
+
+static void summary_lock(FILE *f, const struct run_result *r, const struct lockstat *ls)
+{
+	struct report_dist w, h;
+	char *name = report_lock_name(r, ls->addr), addr[32];
+
+	report_dist_of(&ls->wait, &w);
+	report_dist_of(&ls->hold, &h);
+	snprintf(addr, sizeof(addr), "0x%" PRIx64, ls->addr);
+	fputs("      - {name: ", f);
+	y_str(f, name);
+	fputs(", address: ", f);
+	y_str(f, addr);
+	fprintf(f, ", acquisitions: %" PRIu64 ", contentions: %" PRIu64 ", con_bounces: %" PRIu64
+		", acq_bounces: %" PRIu64, ls->acquisitions, ls->contentions, ls->con_bounces,
+		ls->acq_bounces);
+	fprintf(f, ", wait_min_ps: %" PRIu64 ", wait_avg_ps: %" PRIu64 ", wait_max_ps: %" PRIu64
+		", wait_total_ps: %" PRIu64, w.min, w.avg, w.max, w.total);
+	fprintf(f, ", hold_min_ps: %" PRIu64 ", hold_avg_ps: %" PRIu64 ", hold_max_ps: %" PRIu64
+		", hold_total_ps: %" PRIu64, h.min, h.avg, h.max, h.total);
+	fprintf(f, ", wait_p50_ps: %" PRIu64 ", wait_p99_ps: %" PRIu64 ", hold_p50_ps: %" PRIu64
+		", hold_p99_ps: %" PRIu64 "}\n", w.p50, w.p99, h.p50, h.p99);
+	g_free(name);
+}
+
+/* Locks that were taken, in first-use order. */
+static void summary_locks(FILE *f, const struct run_result *r)
+{
+	const struct world *w = r->world;
+	uint32_t n = 0;
+
+	for (uint32_t i = 0; w && i < w->nr_locks; i++)
+		n += w->locks[i].acquisitions != 0;
+	summary_key(f, "locks", n);
+	for (uint32_t i = 0; w && i < w->nr_locks; i++)
+		if (w->locks[i].acquisitions)
+			summary_lock(f, r, &w->locks[i]);
+}
+
+/* Paths that were called, in program order; lines and remote fetches are totals over the
+ * top-level calls (divide by top_calls for a per-call cost). */
+static void summary_paths(FILE *f, const struct run_result *r)
+{
+	const struct program *p = report_prog(r);
+	uint32_t nr = r->world && p ? p->nr_paths : 0, n = 0;
+
+	for (uint32_t i = 0; i < nr; i++)
+		n += r->world->pstats[i].calls != 0;
+	summary_key(f, "paths", n);
+	for (uint32_t i = 0; i < nr; i++) {
+		const struct pathstat *ps = &r->world->pstats[i];
+		struct report_dist d;
+
+		if (!ps->calls)
+			continue;
+		report_dist_of(&ps->lat, &d);
+		fputs("      - {name: ", f);
+		y_str(f, p->paths[i].name);
+		fprintf(f, ", calls: %" PRIu64 ", mean_ps: %" PRIu64 ", p50_ps: %" PRIu64
+			", p99_ps: %" PRIu64 ", max_ps: %" PRIu64 ", top_calls: %" PRIu64
+			", lines_touched: %" PRIu64 ", remote_fetches: %" PRIu64 "}\n", ps->calls,
+			d.avg, d.p50, d.p99, d.max, ps->top_calls, ps->lines, ps->remote);
+	}
+}
+
+/* Counters that were read, in program order. */
+static void summary_counters(FILE *f, const struct run_result *r)
+{
+	const struct program *p = report_prog(r);
+	uint32_t nr = r->world && p ? p->nr_counters : 0, n = 0;
+
+	for (uint32_t i = 0; i < nr; i++)
+		n += r->world->cstats[i].reads != 0;
+	summary_key(f, "counters", n);
+	for (uint32_t i = 0; i < nr; i++) {
+		const struct counterstat *c = &r->world->cstats[i];
+
+		if (!c->reads)
+			continue;
+		fputs("      - {name: ", f);
+		y_str(f, p->counters[i]);
+		fprintf(f, ", reads: %" PRIu64 ", truth: %" PRId64 ", read: %" PRId64
+			", max_abs_error: %" PRIu64 "}\n", c->reads, c->last_truth, c->last_read,
+			c->max_abs_error);
+	}
+}
+
 static void summary_variant(FILE *f, const struct run_result *r, const struct variant *v)
 {
 	uint64_t tot[LS_COUNT];
@@ -194,6 +301,10 @@ static void summary_variant(FILE *f, const struct run_result *r, const struct va
 		fprintf(f, ", threads: %" PRIu32 ", iterations: %" PRIu64 "}\n",
 			r->actors[i].nr_threads, r->actors[i].iterations);
 	}
+	summary_throughput(f, r);
+	summary_locks(f, r);
+	summary_paths(f, r);
+	summary_counters(f, r);
 	summary_lines(f, r);
 }
 

@@ -38,10 +38,29 @@
  *       stores: N
  *       actors:                     # or "actors: []"
  *         - {name: inc, threads: N, iterations: N}
+ *       throughput: {ops_per_sec: N, actors: [{name: inc, ops_per_sec: N}]}
+ *       locks:                      # or "locks: []"; locks taken, in first-use order
+ *         - {name: "root.pn[0].lruvec.lru_lock", address: "0x...", acquisitions: N,
+ *            contentions: N, con_bounces: N, acq_bounces: N, wait_min_ps: N, wait_avg_ps: N,
+ *            wait_max_ps: N, wait_total_ps: N, hold_min_ps: N, hold_avg_ps: N, hold_max_ps: N,
+ *            hold_total_ps: N, wait_p50_ps: N, wait_p99_ps: N, hold_p50_ps: N,
+ *            hold_p99_ps: N}
+ *       paths:                      # or "paths: []"; paths called, in program order
+ *         - {name: try_charge, calls: N, mean_ps: N, p50_ps: N, p99_ps: N, max_ps: N,
+ *            top_calls: N, lines_touched: N, remote_fetches: N}
+ *       counters:                   # or "counters: []"; counters read, in program order
+ *         - {name: X, reads: N, truth: N, read: N, max_abs_error: N}
  *       lines:                      # or "lines: []"; at most 64, hottest first
  *         - {address: "0x10000000", object: counter, line: 0, hitm_local: N, hitm_remote: N,
  *            hitm_prefetch: N, loads: N, stores: N, store_l1_miss: N, cpus: N, <every other
  *            per-line counter of the registry, by its key>}
+ *
+ * `throughput` is completed actor-loop iterations per simulated second (integer, truncated).
+ * locks, paths and counters come from the path interpreter (run_result.world) and are empty
+ * for raw-access runs, but always present so the keys are stable.  Wait statistics are of
+ * contended acquisitions only; percentiles are report_dist_of()'s.  lines_touched and
+ * remote_fetches are totals over the top_calls top-level calls; truth and read are the last
+ * observed read and the exact value at that moment.
  *
  * `lines` holds the lines report_line_shared() selects, sorted by local + remote HITMs, then
  * prefetch HITMs, then stores (all descending), then address.  `object` is the name of the

@@ -8,7 +8,7 @@
 
 #define RULE "================================================="
 #define DASHES "----------------------------------------------------------------------"
-#define CELL 32 /* a formatted number or percentage, with room to spare */
+#define CELL REPORT_CELL
 
 /* One row of the cacheline table: a line, or a 128-byte pair of lines (--double-cl). */
 struct rline {
@@ -18,14 +18,6 @@ struct rline {
 	uint64_t key;         /* primary sort key, from report.sort */
 	uint32_t cpus;        /* distinct CPUs with demand accesses */
 	bool shared;          /* some member passes report_line_shared() */
-};
-
-/* One column of a fixed-width table. */
-struct col {
-	const char *group; /* title over a run of columns with the same group, "" for none */
-	const char *title;
-	int width;         /* the last column may be 0: printed unpadded */
-	bool left;         /* text, left-aligned; numbers are right-aligned */
 };
 
 /* ------------------------------------------------------------------ small formatters */
@@ -53,7 +45,7 @@ static uint64_t avg_cycles(uint64_t ps_total, uint64_t count, const struct machi
 	return count ? ps_total / count / cycle : 0;
 }
 
-static void section(FILE *f, const char *title)
+void report_section(FILE *f, const char *title)
 {
 	int pad = ((int)strlen(RULE) - (int)strlen(title)) / 2;
 
@@ -75,7 +67,7 @@ static char *obj_label(const struct objmap *om, uint32_t obj, uint64_t addr)
 
 /* ------------------------------------------------------------------ tables */
 
-static void put_cell(GString *s, const struct col *c, const char *text, bool last)
+static void put_cell(GString *s, const struct report_col *c, const char *text, bool last)
 {
 	g_string_append(s, "  ");
 	if (c->left && last)
@@ -93,7 +85,7 @@ static void put_line(FILE *f, GString *s)
 	g_string_truncate(s, 0);
 }
 
-static void table_row(FILE *f, const struct col *cols, int n, const char *const *cells)
+void report_table_row(FILE *f, const struct report_col *cols, int n, const char *const *cells)
 {
 	GString *s = g_string_new(NULL);
 
@@ -104,13 +96,15 @@ static void table_row(FILE *f, const struct col *cols, int n, const char *const 
 }
 
 /* The group line ("---- HITM ----" over Tot, Lcl, Rmt), the titles, and a rule. */
-static void table_head(FILE *f, const struct col *cols, int n)
+void report_table_head(FILE *f, const struct report_col *cols, int n)
 {
 	GString *s = g_string_new(NULL);
 	const char **titles = g_new(const char *, n);
-	int total = 0;
+	int total = 0, grouped = 0;
 
-	for (int i = 0, j; i < n; i = j) {
+	for (int i = 0; i < n; i++)
+		grouped |= *cols[i].group != 0;
+	for (int i = 0, j; grouped && i < n; i = j) {
 		int span = cols[i].width, dashes;
 
 		for (j = i + 1; j < n && !strcmp(cols[j].group, cols[i].group); j++)
@@ -123,12 +117,13 @@ static void table_head(FILE *f, const struct col *cols, int n)
 		g_string_append_printf(s, "  %.*s %s %.*s", dashes / 2, DASHES, cols[i].group,
 				       dashes - dashes / 2, DASHES);
 	}
-	put_line(f, s);
+	if (grouped)
+		put_line(f, s);
 	for (int i = 0; i < n; i++) {
 		titles[i] = cols[i].title;
 		total += 2 + (cols[i].width ? cols[i].width : (int)strlen(cols[i].title));
 	}
-	table_row(f, cols, n, titles);
+	report_table_row(f, cols, n, titles);
 	g_free(titles);
 	g_string_append(s, "  ");
 	for (int i = 2; i < total; i++)
@@ -273,7 +268,7 @@ static char *row_label(const struct run_result *r, const struct rline *rl)
 static void print_header(FILE *f, const struct scenario *sc, const struct variant *v,
 			 const struct run_result *r)
 {
-	section(f, "c2csim report");
+	report_section(f, "c2csim report");
 	fprintf(f, "  %-22s : %s\n", "Scenario", sc && sc->name ? sc->name : "-");
 	fprintf(f, "  %-22s : %s\n", "Variant", r->variant ? r->variant : v ? v->name : "-");
 	fprintf(f, "  %-22s : %s\n", "Machine", r->mc && r->mc->name ? r->mc->name : "-");
@@ -307,7 +302,7 @@ static int lat_count(int k)
 /* Every counter of the registry, so a new one shows up here without touching this file. */
 static void print_trace_events(FILE *f, const struct run_result *r, const uint64_t *tot)
 {
-	section(f, "Trace Event Information");
+	report_section(f, "Trace Event Information");
 	for (int k = 0; k < LS_COUNT; k++) {
 		int cnt = lat_count(k);
 
@@ -340,7 +335,7 @@ static void print_global(FILE *f, const struct rline *rows, uint32_t nr, uint32_
 		pf += rows[i].c[LS_PF_HITM] != 0;
 	}
 
-	section(f, "Global Shared Cache Line Event Information");
+	report_section(f, "Global Shared Cache Line Event Information");
 	global_row(f, unit, "touched", nr);
 	global_row(f, unit, "shared", nr_shared);
 	global_row(f, unit, "with HITMs", hitm);
@@ -351,7 +346,7 @@ static void print_global(FILE *f, const struct rline *rows, uint32_t nr, uint32_
 
 enum { LT_INDEX, LT_ADDR, LT_OBJ, LT_NODE, LT_NCOL = 20 };
 
-static const struct col line_cols[LT_NCOL] = {
+static const struct report_col line_cols[LT_NCOL] = {
 	{"", "Index", 5, false},          {"", "Address", 18, true},
 	{"", "Object", 6, true},          {"", "Node", 4, false},
 	{"HITM", "Tot", 7, false},        {"HITM", "Lcl", 7, false},
@@ -372,15 +367,15 @@ static void print_line_table(FILE *f, const struct run_result *r, const struct r
 		LS_LOADS, LS_STORES, LS_ST_L1HIT, LS_ST_L1MISS, LS_LD_LLC, LS_LD_RMT_HIT,
 		LS_LD_DRAM_LCL, LS_LD_DRAM_RMT, LS_INV_RECV, -1,
 	};
-	struct col cols[LT_NCOL];
+	struct report_col cols[LT_NCOL];
 	char buf[LT_NCOL][CELL];
 	const char *cells[LT_NCOL];
 
 	memcpy(cols, line_cols, sizeof(cols));
 	for (uint32_t i = 0; i < shown; i++)
 		cols[LT_OBJ].width = MAX(cols[LT_OBJ].width, (int)strlen(labels[i]));
-	section(f, "Shared Data Cache Line Table");
-	table_head(f, cols, LT_NCOL);
+	report_section(f, "Shared Data Cache Line Table");
+	report_table_head(f, cols, LT_NCOL);
 	for (uint32_t i = 0; i < shown; i++) {
 		const struct rline *rl = &rows[i];
 
@@ -393,7 +388,7 @@ static void print_line_table(FILE *f, const struct run_result *r, const struct r
 		fmt_u(buf[4], rl->c[LS_HITM_LCL] + rl->c[LS_HITM_RMT]);
 		fmt_u(buf[9], rl->c[LS_LOADS] + rl->c[LS_STORES]);
 		fmt_u(buf[LT_NCOL - 1], rl->cpus);
-		table_row(f, cols, LT_NCOL, cells);
+		report_table_row(f, cols, LT_NCOL, cells);
 	}
 	fputc('\n', f);
 }
@@ -441,7 +436,7 @@ static struct prow *collect_prows(const struct mem *m, const struct rline *rl, u
 
 enum { PT_OFF = 4, PT_SITE = 5, PT_NCOL = 11 };
 
-static const struct col pareto_cols[PT_NCOL] = {
+static const struct report_col pareto_cols[PT_NCOL] = {
 	{"HITM", "Rmt %", 7, false},        {"HITM", "Lcl %", 7, false},
 	{"Store", "L1Hit", 9, false},       {"Store", "L1Miss", 9, false},
 	{"", "Off", 5, false},              {"", "Code address", 12, true},
@@ -456,7 +451,7 @@ static const char *site_name(const struct run_result *r, uint32_t site)
 									  : "?";
 }
 
-static void print_prow(FILE *f, const struct col *cols, const struct run_result *r,
+static void print_prow(FILE *f, const struct report_col *cols, const struct run_result *r,
 		       const struct rline *rl, const struct prow *p)
 {
 	const struct mem *m = r->mem;
@@ -484,20 +479,20 @@ static void print_prow(FILE *f, const struct col *cols, const struct run_result 
 		cpus += (uint32_t)__builtin_popcountll(
 			m->orow_cpus[(size_t)p->orow * m->dir.words_cpu + w]);
 	fmt_u(buf[9], cpus);
-	table_row(f, cols, PT_NCOL, cells);
+	report_table_row(f, cols, PT_NCOL, cells);
 	g_free(label);
 }
 
 static void print_pareto(FILE *f, const struct run_result *r, const struct rline *rows,
 			 uint32_t shown, char **labels)
 {
-	struct col cols[PT_NCOL];
+	struct report_col cols[PT_NCOL];
 
 	memcpy(cols, pareto_cols, sizeof(cols));
 	for (uint32_t s = 0; s < r->nr_sites; s++)
 		cols[PT_SITE].width = MAX(cols[PT_SITE].width, (int)strlen(site_name(r, s)));
-	section(f, "Shared Cache Line Distribution Pareto");
-	table_head(f, cols, PT_NCOL);
+	report_section(f, "Shared Cache Line Distribution Pareto");
+	report_table_head(f, cols, PT_NCOL);
 	for (uint32_t i = 0; i < shown; i++) {
 		const struct rline *rl = &rows[i];
 		uint32_t n;
@@ -537,6 +532,7 @@ void report_print(FILE *f, const struct scenario *sc, const struct variant *v,
 	print_global(f, rows, nr, nr_shared, shown, pair);
 	print_line_table(f, r, rows, shown, labels);
 	print_pareto(f, r, rows, shown, labels);
+	report_print_world(f, r);
 	g_strfreev(labels);
 	g_free(rows);
 }
@@ -558,7 +554,7 @@ static const char *fmt_ratio(char *b, uint64_t first, uint64_t last)
 }
 
 /* One metric row; @have[i] false prints "-" for run i. */
-static void compare_row(FILE *f, const char *metric, int wm, const int *wv, uint32_t nr,
+void report_compare_row(FILE *f, const char *metric, int wm, const int *wv, uint32_t nr,
 			const uint64_t *val, const bool *have)
 {
 	char b[CELL];
@@ -632,7 +628,7 @@ static void compare_actors(FILE *f, struct run_result *const *runs, uint32_t nr,
 				val[i] = runs[i]->actors[a].iterations;
 			}
 		}
-		compare_row(f, metric, wm, wv, nr, val, have);
+		report_compare_row(f, metric, wm, wv, nr, val, have);
 		g_free(metric);
 	}
 }
@@ -658,7 +654,8 @@ void report_compare(FILE *f, struct run_result *const *runs, uint32_t nr)
 	}
 	for (guint k = 0; k < names->len; k++)
 		wm = MAX(wm, (int)strlen("iterations:") + (int)strlen(names->pdata[k]));
-	section(f, "Variant comparison");
+	wm = MAX(wm, report_compare_world_width(runs, nr));
+	report_section(f, "Variant comparison");
 	fprintf(f, "  %-*s", wm, "metric");
 	for (uint32_t i = 0; i < nr; i++)
 		fprintf(f, "  %*s", wv[i], runs[i]->variant ? runs[i]->variant : "-");
@@ -666,9 +663,10 @@ void report_compare(FILE *f, struct run_result *const *runs, uint32_t nr)
 	for (int cm = 0; cm < CM_COUNT; cm++) {
 		for (uint32_t i = 0; i < nr; i++)
 			val[i] = metric_value(runs[i], &tot[(size_t)i * LS_COUNT], cm);
-		compare_row(f, metric_name(cm), wm, wv, nr, val, have);
+		report_compare_row(f, metric_name(cm), wm, wv, nr, val, have);
 	}
 	compare_actors(f, runs, nr, wm, wv, val, have, names);
+	report_compare_world(f, runs, nr, wm, wv, val, have);
 	fputc('\n', f);
 	g_ptr_array_free(names, TRUE);
 	g_free(tot);

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "interp.h"
 #include "machine.h"
 #include "mem.h"
 #include "objmap.h"
@@ -149,10 +150,90 @@ static void rm_rf(const char *path)
 	g_rmdir(path);
 }
 
+/* ---- a path run's statistics, built by hand: what the interpreter leaves in r->world ---- */
+
+#define LOCK (COUNTER + 8)
+
+static void samples_set(struct samples *s, const uint64_t *v, uint32_t n)
+{
+	s->v = g_new(uint64_t, n);
+	s->nr = s->cap = n;
+	for (uint32_t i = 0; i < n; i++) {
+		s->v[i] = v[i];
+		s->total += v[i];
+		s->max = MAX(s->max, v[i]);
+		s->min = i ? MIN(s->min, v[i]) : v[i];
+	}
+}
+
+/* Locks: LOCK (taken) and COUNTER+16 (never taken).  Paths: charge (top-level), idle (never
+ * called), callee (called from paths only).  Counters: nr_pages (read), unread. */
+static void add_world(struct run_result *r)
+{
+	static const uint64_t wait[] = {50000, 2000, 12345, 7000, 900000}, hold[] = {3000, 1000};
+	static const uint64_t charge[] = {10000, 1000, 3000, 2000}, callee[] = {500, 700};
+	static const char *const paths[] = {"charge", "idle", "callee"};
+	struct program *p = g_new0(struct program, 1);
+	struct world *w = g_new0(struct world, 1);
+
+	p->nr_paths = 3;
+	p->paths = g_new0(struct path, 3);
+	for (int i = 0; i < 3; i++)
+		p->paths[i].name = g_strdup(paths[i]);
+	p->nr_counters = 2;
+	p->counters = g_new0(char *, 3);
+	p->counters[0] = g_strdup("nr_pages");
+	p->counters[1] = g_strdup("unread");
+	w->prog = p;
+	w->nr_locks = w->cap_locks = 2;
+	w->locks = g_new0(struct lockstat, 2);
+	w->locks[0] = (struct lockstat){.addr = LOCK, .acquisitions = 10, .contentions = 5,
+					.con_bounces = 2, .acq_bounces = 4};
+	samples_set(&w->locks[0].wait, wait, G_N_ELEMENTS(wait));
+	samples_set(&w->locks[0].hold, hold, G_N_ELEMENTS(hold));
+	w->locks[1].addr = COUNTER + 16;
+	w->pstats = g_new0(struct pathstat, 3);
+	w->pstats[0] = (struct pathstat){.calls = 4, .lines = 10, .remote = 5, .top_calls = 3};
+	samples_set(&w->pstats[0].lat, charge, G_N_ELEMENTS(charge));
+	w->pstats[2].calls = 2;
+	samples_set(&w->pstats[2].lat, callee, G_N_ELEMENTS(callee));
+	w->cstats = g_new0(struct counterstat, 2);
+	w->cstats[0] = (struct counterstat){.truth = 123, .last_read = 96, .last_truth = 100,
+					    .reads = 7, .max_abs_error = 9};
+	r->world = w;
+	r->prog = p;
+}
+
+static void drop_world(struct run_result *r)
+{
+	struct world *w = r->world;
+	struct program *p = (struct program *)w->prog;
+
+	for (uint32_t i = 0; i < w->nr_locks; i++) {
+		g_free(w->locks[i].wait.v);
+		g_free(w->locks[i].hold.v);
+	}
+	for (uint32_t i = 0; i < p->nr_paths; i++) {
+		g_free(w->pstats[i].lat.v);
+		g_free(p->paths[i].name);
+	}
+	g_free(w->locks);
+	g_free(w->pstats);
+	g_free(w->cstats);
+	g_free(w);
+	g_free(p->paths);
+	g_strfreev(p->counters);
+	g_free(p);
+	r->world = NULL;
+	r->prog = NULL;
+}
+
 static void fix_free(struct fix *fx)
 {
 	struct variant *v = &fx->sc->v[0];
 
+	if (fx->r->world)
+		drop_world(fx->r);
 	run_free(fx->r);
 	objmap_release(&v->objs);
 	machine_release(&v->mc);
@@ -380,6 +461,87 @@ START_TEST(report_print_plain_ascii)
 }
 END_TEST
 
+/* 310 iterations of the three actors, per simulated second, computed here independently. */
+static uint64_t want_ops(const struct run_result *r, uint64_t iterations)
+{
+	return (uint64_t)((unsigned __int128)iterations * 1000000000000ull / r->sim_time);
+}
+
+START_TEST(report_print_world_sections)
+{
+	struct fix *fx = fix_new();
+	const char *order[] = {"Shared Cache Line Distribution Pareto", "Throughput",
+			       "Lock statistics", "Path costs", "Counter accuracy"};
+	const char *lock[] = {"counter+0x8", "2", "5", "2.00", "900.00", "971.34", "194.26",
+			      "4", "10", "1.00", "3.00", "4.00", "2.00", "12.34", "50.00",
+			      "1.00", "1.00"};
+	/* calls, mean/p50/p99/max ns, lines and remote fetches per top-level call */
+	const char *charge[] = {"charge", "4", "4.00", "2.00", "3.00", "10.00", "3.3", "1.6"};
+	char *text, **row;
+	const char *at = NULL;
+
+	add_world(fx->r);
+	text = report_text(fx);
+	for (size_t i = 0; i < G_N_ELEMENTS(order); i++) {
+		const char *p = strstr(text, order[i]);
+
+		ck_assert_msg(p && p > at, "%s missing or out of order", order[i]);
+		at = p;
+	}
+	row = row_fields(text, "  Ops per second");
+	assert_field(row, 4, want_ops(fx->r, 3 * ROUNDS + ROUNDS / 10));
+	g_strfreev(row);
+	row = row_fields(text, "  inc ");
+	assert_field(row, 2, 2 * ROUNDS);
+	assert_field(row, 3, want_ops(fx->r, 2 * ROUNDS));
+	g_strfreev(row);
+	/* lock_stat's columns, times in ns truncated to two decimals from ps. */
+	row = row_fields(text, "  counter+0x8 ");
+	ck_assert_ptr_nonnull(row);
+	ck_assert_uint_eq(g_strv_length(row), G_N_ELEMENTS(lock));
+	for (size_t i = 0; i < G_N_ELEMENTS(lock); i++)
+		ck_assert_str_eq(row[i], lock[i]);
+	g_strfreev(row);
+	ck_assert_ptr_null(strstr(text, "counter+0x10")); /* never taken */
+	ck_assert_ptr_null(strstr(text, "  idle"));       /* never called */
+	ck_assert_ptr_null(strstr(text, "  unread"));     /* never read */
+	row = row_fields(text, "  charge ");
+	ck_assert_ptr_nonnull(row);
+	ck_assert_uint_eq(g_strv_length(row), G_N_ELEMENTS(charge));
+	for (size_t i = 0; i < G_N_ELEMENTS(charge); i++)
+		ck_assert_str_eq(row[i], charge[i]);
+	g_strfreev(row);
+	row = row_fields(text, "  callee ");
+	ck_assert_str_eq(row[6], "-"); /* no top-level call to divide by */
+	g_strfreev(row);
+	row = row_fields(text, "  nr_pages ");
+	ck_assert_str_eq(row[2], "100");
+	ck_assert_str_eq(row[3], "96");
+	ck_assert_str_eq(row[4], "9");
+	g_strfreev(row);
+	/* The report sorted copies: the run's own sample vectors keep their order. */
+	ck_assert_uint_eq(fx->r->world->locks[0].wait.v[0], 50000);
+	ck_assert_uint_eq(fx->r->world->pstats[0].lat.v[0], 10000);
+	free(text);
+	fix_free(fx);
+}
+END_TEST
+
+/* A raw-access run prints none of the path sections. */
+START_TEST(report_print_no_world)
+{
+	struct fix *fx = fix_new();
+	char *text = report_text(fx);
+
+	ck_assert_ptr_null(strstr(text, "Throughput"));
+	ck_assert_ptr_null(strstr(text, "Lock statistics"));
+	ck_assert_ptr_null(strstr(text, "Path costs"));
+	ck_assert_ptr_null(strstr(text, "Counter accuracy"));
+	free(text);
+	fix_free(fx);
+}
+END_TEST
+
 /* ---- report_compare ---------------------------------------------------------------------- */
 
 START_TEST(report_compare_ratio)
@@ -428,6 +590,48 @@ START_TEST(report_compare_missing_actor)
 	free(text);
 	fix_free(a);
 	fix_free(b);
+}
+END_TEST
+
+START_TEST(report_compare_world_rows)
+{
+	struct fix *a = fix_new(), *b = fix_new(), *c = fix_new();
+	struct run_result *runs[3] = {a->r, b->r, c->r};
+	char *text, **row;
+
+	add_world(a->r);
+	add_world(b->r);
+	b->r->world->pstats[0].lat.total *= 2;
+	text = compare_text(runs, 2);
+	row = row_fields(text, "  ops_per_sec ");
+	assert_field(row, 1, want_ops(a->r, 3 * ROUNDS + ROUNDS / 10));
+	ck_assert_str_eq(row[3], "1.000");
+	g_strfreev(row);
+	row = row_fields(text, "  path:charge:mean_ps ");
+	assert_field(row, 1, 4000);
+	assert_field(row, 2, 8000);
+	ck_assert_str_eq(row[3], "2.000");
+	g_strfreev(row);
+	ck_assert_ptr_nonnull(strstr(text, "  path:callee:mean_ps "));
+	ck_assert_ptr_null(strstr(text, "path:idle"));
+	free(text);
+	/* A run without paths: "-" for its path rows. */
+	runs[1] = c->r;
+	text = compare_text(runs, 2);
+	row = row_fields(text, "  path:charge:mean_ps ");
+	ck_assert_str_eq(row[2], "-");
+	ck_assert_str_eq(row[3], "-");
+	g_strfreev(row);
+	free(text);
+	/* No run with paths: the comparison is as it was. */
+	runs[0] = c->r;
+	text = compare_text(runs, 2);
+	ck_assert_ptr_null(strstr(text, "ops_per_sec"));
+	ck_assert_ptr_null(strstr(text, "path:"));
+	free(text);
+	fix_free(a);
+	fix_free(b);
+	fix_free(c);
 }
 END_TEST
 
@@ -563,6 +767,78 @@ START_TEST(output_write_files)
 	path = g_build_filename(fx->dir, "deep", "er", NULL);
 	ck_assert_int_eq(dot_entries(path), 0);
 	g_free(path);
+	g_free(out);
+	fix_free(fx);
+}
+END_TEST
+
+START_TEST(output_write_summary_world)
+{
+	struct fix *fx = fix_new();
+	char *out, *text, *want;
+	struct c2c_err err = {0};
+	struct yt_node *sum, *var;
+	uint64_t x;
+
+	add_world(fx->r);
+	out = write_results(fx, "out", "");
+	text = slurp(out, "summary.yaml");
+	want = g_strdup_printf(
+		"    throughput: {ops_per_sec: %" PRIu64 ", actors: [{name: inc, ops_per_sec: %"
+		PRIu64 "}, {name: flag, ops_per_sec: %" PRIu64 "}, {name: priv, ops_per_sec: %"
+		PRIu64 "}]}\n"
+		"    locks:\n"
+		"      - {name: counter+0x8, address: \"0x10000008\", acquisitions: 10, "
+		"contentions: 5, con_bounces: 2, acq_bounces: 4, wait_min_ps: 2000, "
+		"wait_avg_ps: 194269, wait_max_ps: 900000, wait_total_ps: 971345, "
+		"hold_min_ps: 1000, hold_avg_ps: 2000, hold_max_ps: 3000, hold_total_ps: 4000, "
+		"wait_p50_ps: 12345, wait_p99_ps: 50000, hold_p50_ps: 1000, hold_p99_ps: 1000}\n"
+		"    paths:\n"
+		"      - {name: charge, calls: 4, mean_ps: 4000, p50_ps: 2000, p99_ps: 3000, "
+		"max_ps: 10000, top_calls: 3, lines_touched: 10, remote_fetches: 5}\n"
+		"      - {name: callee, calls: 2, mean_ps: 600, p50_ps: 500, p99_ps: 500, "
+		"max_ps: 700, top_calls: 0, lines_touched: 0, remote_fetches: 0}\n"
+		"    counters:\n"
+		"      - {name: nr_pages, reads: 7, truth: 100, read: 96, max_abs_error: 9}\n"
+		"    lines:\n",
+		want_ops(fx->r, 3 * ROUNDS + ROUNDS / 10), want_ops(fx->r, 2 * ROUNDS),
+		want_ops(fx->r, ROUNDS / 10), want_ops(fx->r, ROUNDS));
+	ck_assert_msg(strstr(text, want), "summary.yaml lacks\n%s\nin\n%s", want, text);
+	g_free(want);
+	g_free(text);
+	/* It still reads back as YAML, with the sections where a script looks for them. */
+	text = g_build_filename(out, "summary.yaml", NULL);
+	sum = yt_load_file(text, &err);
+	ck_assert_msg(sum != NULL, "%s", err.msg);
+	var = yt_get(yt_get(sum, "variants"), "default");
+	ck_assert_str_eq(yt_get(yt_get(var, "locks")->items[0], "name")->str, "counter+0x8");
+	ck_assert_uint_eq(yt_get(var, "paths")->len, 2);
+	ck_assert(yt_u64(yt_get(yt_get(var, "throughput"), "ops_per_sec"), "ops", &x, &err));
+	ck_assert_uint_eq(x, want_ops(fx->r, 3 * ROUNDS + ROUNDS / 10));
+	yt_free(sum);
+	g_free(text);
+	g_free(out);
+	fix_free(fx);
+}
+END_TEST
+
+/* Raw-access runs: the keys are there, empty, so readers need no special case. */
+START_TEST(output_write_summary_no_world)
+{
+	struct fix *fx = fix_new();
+	char *out = write_results(fx, "out", ""), *text = slurp(out, "summary.yaml");
+	char *want = g_strdup_printf("      - {name: priv, threads: 1, iterations: %d}\n"
+				     "    throughput: {ops_per_sec: %" PRIu64 ", actors: [{name: "
+				     "inc, ops_per_sec: %" PRIu64 "}, {name: flag, ops_per_sec: %"
+				     PRIu64 "}, {name: priv, ops_per_sec: %" PRIu64 "}]}\n"
+				     "    locks: []\n    paths: []\n    counters: []\n    lines:\n",
+				     ROUNDS, want_ops(fx->r, 3 * ROUNDS + ROUNDS / 10),
+				     want_ops(fx->r, 2 * ROUNDS), want_ops(fx->r, ROUNDS / 10),
+				     want_ops(fx->r, ROUNDS));
+
+	ck_assert_msg(strstr(text, want), "summary.yaml lacks\n%s\nin\n%s", want, text);
+	g_free(want);
+	g_free(text);
 	g_free(out);
 	fix_free(fx);
 }
@@ -720,11 +996,14 @@ static Suite *report_suite(void)
 	tcase_add_test(tc, report_print_deterministic);
 	tcase_add_test(tc, report_print_empty_run);
 	tcase_add_test(tc, report_print_plain_ascii);
+	tcase_add_test(tc, report_print_world_sections);
+	tcase_add_test(tc, report_print_no_world);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("report_compare");
 	tcase_add_test(tc, report_compare_ratio);
 	tcase_add_test(tc, report_compare_missing_actor);
+	tcase_add_test(tc, report_compare_world_rows);
 	tcase_add_test(tc, report_compare_empty);
 	suite_add_tcase(s, tc);
 
@@ -738,6 +1017,8 @@ static Suite *report_suite(void)
 
 	tc = tcase_create("output_write");
 	tcase_add_test(tc, output_write_files);
+	tcase_add_test(tc, output_write_summary_world);
+	tcase_add_test(tc, output_write_summary_no_world);
 	tcase_add_test(tc, output_write_csv);
 	tcase_add_test(tc, output_write_replace);
 	tcase_add_test(tc, output_write_unwritable);
