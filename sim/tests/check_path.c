@@ -1,0 +1,101 @@
+/*
+ * check_path.c - the path compiler: programs from files, and every kind of bad path file
+ * giving one `file:line:col: message` with suggestions for unknown names.
+ */
+#include <glib.h>
+#include <string.h>
+
+#include "path.h"
+#include "testutil.h"
+
+static struct program *load(const char *rel, struct c2c_err *err)
+{
+	g_autofree char *path = g_strdup_printf("%s/sim/tests/data/%s", getenv("C2CSIM_SRCDIR"), rel);
+	g_autofree char *lay = tu_src_path("layouts/linux-2.6.31");
+	struct layout_lib *lib = layout_lib_new();
+	const char *files[] = {path, NULL};
+	struct program *p;
+
+	layout_lib_add_dir(lib, lay);
+	p = program_load(files, lib, NULL, 0, err);
+	layout_lib_free(lib);
+	/* Bad files only: a good program would keep pointers into the freed library. */
+	ck_assert_ptr_null(p);
+	return NULL;
+}
+
+START_TEST(program_load_example)
+{
+	struct c2c_err err = {0};
+	g_autofree char *path = tu_src_path("sim/tests/data/paths/res_counter.yaml");
+	g_autofree char *lay = tu_src_path("layouts/linux-2.6.31");
+	struct layout_lib *lib = layout_lib_new();
+	const char *files[] = {path, NULL};
+	struct program *p;
+	int charge;
+
+	layout_lib_add_dir(lib, lay);
+	p = program_load(files, lib, NULL, 0, &err);
+	ck_assert_msg(p != NULL, "%s", err.msg);
+	ck_assert_uint_eq(p->nr_paths, 2);
+	charge = program_find(p, "charge");
+	ck_assert_int_eq(charge, 0);
+	ck_assert_int_eq(program_find(p, "nope"), -1);
+	ck_assert_uint_eq(p->paths[charge].nr_params, 1);
+	ck_assert_int_eq(p->paths[charge].param_kind[0], 0);
+	ck_assert_uint_eq(p->nr_counters, 1);
+	/* Sites name the path, the instruction and the target, for the reports. */
+	ck_assert_ptr_nonnull(strstr(p->site_names[0], "charge:"));
+	ck_assert_ptr_nonnull(strstr(p->site_names[0], "c.rc.lock"));
+	program_free(p);
+	layout_lib_free(lib);
+}
+END_TEST
+
+struct bad {
+	const char *file, *msg;
+};
+
+static const struct bad bads[] = {
+	{"unknown-member.yaml", "unknown-member.yaml:9:15: unknown member 'usgae' in struct "
+	 "res_counter (expected one of: usage, max_usage, limit, failcnt, lock, parent; did you "
+	 "mean 'usage'?)"},
+	{"unknown-path.yaml", "unknown-path.yaml:9:22: call: unknown path 'chrage' (expected a "
+	 "path of the loaded models; did you mean 'charge'?)"},
+	{"unknown-name.yaml", "unknown-name.yaml:10:40: 'PAGE_SIZ * 2': unknown name 'PAGE_SIZ' "
+	 "(expected a local, parameter or constant; did you mean 'PAGE_SIZE'?)"},
+	{"bad-expr.yaml", "bad-expr.yaml:9:40: '1 + * 2': unexpected '*' at column 5 (expected "
+	 "an operand)"},
+	{"bad-op.yaml", "bad-op.yaml:9:9: operation: unknown key 'laod'"},
+	{"arg-count.yaml", "arg-count.yaml:13:15: call charge: 1 arguments (expected 2)"},
+	{"unknown-object.yaml", "unknown-object.yaml:9:15: unknown object 'rx' (expected one of: "
+	 "rc; did you mean 'rc'?)"},
+	{"break-outside.yaml", "break-outside.yaml:9:9: break outside a loop (expected inside "
+	 "for: ... do:)"},
+};
+
+START_TEST(program_load_bad)
+{
+	struct c2c_err err = {0};
+	g_autofree char *rel = g_strdup_printf("paths-bad/%s", bads[_i].file);
+
+	ck_assert_ptr_null(load(rel, &err));
+	ck_assert_msg(strstr(err.msg, bads[_i].msg) != NULL, "got: %s", err.msg);
+}
+END_TEST
+
+static Suite *path_suite(void)
+{
+	Suite *s = suite_create("path");
+	TCase *tc = tcase_create("program_load");
+
+	tcase_add_test(tc, program_load_example);
+	tcase_add_loop_test(tc, program_load_bad, 0, G_N_ELEMENTS(bads));
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return tu_run(path_suite());
+}
