@@ -144,8 +144,15 @@ static bool load_call(struct loader *ld, const struct yt_node *n, const char *wh
 	    !(k = yt_require(n, "call", what, ld->err)) || !yt_str(k, what, &name, ld->err))
 		return false;
 	if (!pr || (idx = program_find(pr, name)) < 0) {
+		g_autofree const char **names = g_new0(const char *, pr ? pr->nr_paths + 1 : 1);
+		const char *close;
+
+		for (uint32_t i = 0; pr && i < pr->nr_paths; i++)
+			names[i] = pr->paths[i].name;
+		close = err_closest(name, names);
 		err_set(ld->err, k->mark, "%s: unknown path '%s' (expected a path of the models "
-			"named in paths:)", what, name);
+			"named in paths:%s%s%s)", what, name, close ? "; did you mean '" : "",
+			close ? close : "", close ? "'?" : "");
 		return false;
 	}
 	p = &pr->paths[idx];

@@ -239,6 +239,19 @@ static const struct bad bads[] = {
 	{"bad-15 unknown member target",
 	 {"run", "sim/tests/data/members.yaml", "--set", "actors[0].loop[1].at=pn.lruvec.lru_lok"},
 	 "--set:1:1", "did you mean 'lru_lock'"},
+	{"bad-16 unknown path called",
+	 {"run", "sim/tests/data/res-counter.yaml", "--set", "actors[0].loop[0].call=chrage"},
+	 "--set:1:1", "unknown path 'chrage' (expected a path of the models named in paths:; "
+	 "did you mean 'charge'?)"},
+	{"bad-17 unknown path member",
+	 {"run", "sim/tests/data/res-counter.yaml", "--set", "paths=[paths-bad/unknown-member.yaml]"},
+	 "unknown-member.yaml:9:15", "did you mean 'usage'"},
+	{"bad-18 unknown entity kind",
+	 {"run", "sim/tests/data/res-counter.yaml", "--set", "entities[0].kind=countr"},
+	 "--set:1:1", "unknown kind 'countr'"},
+	{"bad-19 bad lock kind",
+	 {"run", "sim/tests/data/res-counter.yaml", "--set", "lock_kind=mcs"},
+	 "--set:1:1", "unknown value 'mcs' (expected one of: ticket, queued"},
 	{"bad-9 unknown machine key",
 	 {"run", "sim/tests/data/small.yaml", "--set", "machine.latency.hitm_lcl_ns=3"},
 	 "--set:1:1", "did you mean 'hitm_local_ns'"},
@@ -324,6 +337,36 @@ START_TEST(layout_show_fields_diff)
 }
 END_TEST
 
+START_TEST(run_path_variants_compared_and_identical)
+{
+	g_autofree char *tmp = tmpdir();
+	g_autofree char *d1 = g_build_filename(tmp, "a", NULL), *d2 = g_build_filename(tmp, "b", NULL);
+	const char *a1[] = {"run", "sim/tests/data/res-counter-variants.yaml", "--out", d1, NULL};
+	const char *a2[] = {"run", "sim/tests/data/res-counter-variants.yaml", "--out", d2, NULL};
+	struct cmd c1, c2;
+
+	c2csim(&c1, a1);
+	c2csim(&c2, a2);
+	ck_assert_msg(c1.status == 0, "%s", c1.err);
+	ck_assert_str_eq(c1.out, c2.out);
+	ck_assert_ptr_nonnull(strstr(c1.out, "Variant comparison"));
+	ck_assert_ptr_nonnull(strstr(c1.out, "Lock statistics"));
+	ck_assert_ptr_nonnull(strstr(c1.out, "root.rc.lock"));
+	ck_assert_ptr_nonnull(strstr(c1.out, "path:charge:mean_ps"));
+	{
+		g_autofree char *s1 = slurp(d1, "summary.yaml"), *s2 = slurp(d2, "summary.yaml");
+
+		ck_assert_str_eq(s1, s2);
+		ck_assert_ptr_nonnull(strstr(s1, "ops_per_sec:"));
+		ck_assert_ptr_nonnull(strstr(s1, "{name: root.rc.lock"));
+		ck_assert_ptr_nonnull(strstr(s1, "{name: charge, calls:"));
+	}
+	cmd_free(&c1);
+	cmd_free(&c2);
+	rm_rf(tmp);
+}
+END_TEST
+
 START_TEST(main_usage_and_version)
 {
 	const char *help[] = {"--help", NULL}, *ver[] = {"--version", NULL}, *none[] = {NULL};
@@ -378,6 +421,7 @@ static Suite *cli_suite(void)
 	tcase_add_test(tc, run_members_named_in_report);
 	tcase_add_test(tc, layout_check_pair_placement);
 	tcase_add_test(tc, layout_show_fields_diff);
+	tcase_add_test(tc, run_path_variants_compared_and_identical);
 	tcase_add_loop_test(tc, run_bad_input, 0, G_N_ELEMENTS(bads));
 	suite_add_tcase(s, tc);
 	tc = tcase_create("main");
