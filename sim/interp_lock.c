@@ -64,6 +64,24 @@ static void released(struct lockstat *ls, simtime_t when)
 	ls->holder = -1;
 }
 
+/* trylock: one locked RMW on the lock word; @free says whether it finds the lock free, and
+ * then the word becomes @taken.  The result goes to the instruction's `into`. */
+static simtime_t try_take(struct pthread *t, const struct pinsn *in, uint64_t addr,
+			  struct lockstat *ls, simtime_t now, bool free, uint64_t taken)
+{
+	simtime_t next;
+
+	t->lock_req = now;
+	if (free)
+		mem_poke(t->w->mem, addr, 4, taken);
+	next = it_access(t, addr, 4, MEM_LOCKED_RMW, in->site, now);
+	if (free)
+		acquired(ls, t, next, false);
+	if (in->dst >= 0)
+		t->frames[t->depth - 1].locals[in->dst] = free;
+	return next;
+}
+
 /* A waiter woken early re-reads only once its own previous access is done. */
 static simtime_t ready(struct pthread *t, simtime_t now)
 {
@@ -122,17 +140,8 @@ static simtime_t ticket_trylock(struct pthread *t, const struct pinsn *in, uint6
 	struct mem *m = t->w->mem;
 	uint64_t word = mem_peek(m, addr, 4);
 	bool free = (word & 0xffff) == (word >> 16);
-	simtime_t next;
 
-	t->lock_req = now;
-	if (free)
-		mem_poke(m, addr, 4, (word + 0x10000) & 0xffffffffu);
-	next = it_access(t, addr, 4, MEM_LOCKED_RMW, in->site, now);
-	if (free)
-		acquired(ls, t, next, false);
-	if (in->dst >= 0)
-		t->frames[t->depth - 1].locals[in->dst] = free;
-	return next;
+	return try_take(t, in, addr, ls, now, free, (word + 0x10000) & 0xffffffffu);
 }
 
 /* ------------------------------------------------------------------ queued (qspinlock) */
@@ -242,19 +251,7 @@ static simtime_t queued_unlock(struct pthread *t, const struct pinsn *in, uint64
 static simtime_t queued_trylock(struct pthread *t, const struct pinsn *in, uint64_t addr,
 				struct lockstat *ls, simtime_t now)
 {
-	struct mem *m = t->w->mem;
-	bool free = mem_peek(m, addr, 4) == 0;
-	simtime_t next;
-
-	t->lock_req = now;
-	if (free)
-		mem_poke(m, addr, 4, 1);
-	next = it_access(t, addr, 4, MEM_LOCKED_RMW, in->site, now);
-	if (free)
-		acquired(ls, t, next, false);
-	if (in->dst >= 0)
-		t->frames[t->depth - 1].locals[in->dst] = free;
-	return next;
+	return try_take(t, in, addr, ls, now, mem_peek(t->w->mem, addr, 4) == 0, 1);
 }
 
 simtime_t it_lock(struct pthread *t, const struct pinsn *in, simtime_t now)

@@ -7,27 +7,6 @@
 
 #include "ytree.h"
 
-/* Double quotes with the escapes libyaml reads back (the same set ytree's emitter uses). */
-static void put_quoted(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c == '\n')
-			fputs("\\n", f);
-		else if (c == '\t')
-			fputs("\\t", f);
-		else if (c < 0x20 || c == 0x7f)
-			fprintf(f, "\\x%02x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-}
-
 /*
  * put_word - a name or member path, plain when it is an identifier path ("lruvec.lru_lock")
  * that YAML cannot mistake for anything else; quoted otherwise ("state[14]": brackets end
@@ -42,7 +21,7 @@ static void put_word(FILE *f, const char *s)
 	if (plain)
 		fputs(s, f);
 	else
-		put_quoted(f, s);
+		yt_emit_quoted(f, s);
 }
 
 static void put_dims(FILE *f, const struct lmember *m)
@@ -60,7 +39,7 @@ static void write_field(FILE *f, const struct lmember *m, bool with_offsets)
 	put_word(f, m->name ? m->name : "");
 	if (m->type) {
 		fputs(", type: ", f);
-		put_quoted(f, m->type);
+		yt_emit_quoted(f, m->type);
 	}
 	if (with_offsets)
 		fprintf(f, ", offset: %" PRIu64, m->offset);
@@ -198,7 +177,7 @@ void layout_write(FILE *f, const struct layout *l, bool with_offsets)
 		fprintf(f, "align: %" PRIu32 "\n", l->align);
 	if (l->source) {
 		fputs("source: ", f);
-		put_quoted(f, l->source);
+		yt_emit_quoted(f, l->source);
 		fputc('\n', f);
 	}
 	if (l->estimated)

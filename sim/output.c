@@ -45,16 +45,7 @@ static void y_str(FILE *f, const char *s)
 		fputs(s, f);
 		return;
 	}
-	fputc('"', f);
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			fprintf(f, "\\%c", *p);
-		else if (*p < 0x20 || *p == 0x7f)
-			fprintf(f, "\\x%02x", *p);
-		else
-			fputc(*p, f);
-	}
-	fputc('"', f);
+	yt_emit_quoted(f, s);
 }
 
 /* An RFC 4180 field: quoted, with quotes doubled, when it holds a comma, quote or break. */

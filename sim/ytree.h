@@ -133,6 +133,9 @@ void yt_replace(struct yt_node *old, const struct yt_node *src);
  * output parses back to the same tree.  Can't fail (errors are the stream's). */
 void yt_emit(FILE *f, const struct yt_node *node, int indent);
 
+/* yt_emit_quoted - @s as a double-quoted YAML scalar with the escapes libyaml reads back. */
+void yt_emit_quoted(FILE *f, const char *s);
+
 /* A scalar's text needs quoting in YAML output (empty, special characters, looks like a number
  * or bool when it is meant as a string). */
 bool yt_needs_quotes(const char *s);

@@ -258,7 +258,7 @@ static bool plain_ok(const char *s, bool is_key)
 	return true;
 }
 
-static void emit_quoted(FILE *f, const char *s)
+void yt_emit_quoted(FILE *f, const char *s)
 {
 	fputc('"', f);
 	for (; *s; s++) {
@@ -282,7 +282,7 @@ static void emit_quoted(FILE *f, const char *s)
 static void emit_scalar(FILE *f, const struct yt_node *n, bool is_key)
 {
 	if (n->quoted || !plain_ok(n->str, is_key))
-		emit_quoted(f, n->str);
+		yt_emit_quoted(f, n->str);
 	else
 		fputs(n->str, f);
 }
