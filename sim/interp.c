@@ -29,7 +29,12 @@ uint64_t it_addr(struct pthread *t, const struct paddr *a, int *cpu_out)
 				    (uint32_t)node];
 	} else {
 		ko = &w->prog->globals[a->obj];
-		base = w->ents->global_base[a->obj];
+		if (a->node)
+			node = expr_eval(a->node, loc, t->builtins);
+		if (node < 0 || node >= w->mc->numa_nodes)
+			node = 0;
+		base = w->ents->global_base[(uint32_t)a->obj * (uint32_t)w->mc->numa_nodes +
+					    (uint32_t)node];
 	}
 	if (ko->percpu) {
 		if (a->cpu)
@@ -226,12 +231,15 @@ void pthread_init(struct pthread *t, struct world *w, void *owner, int cpu)
 	t->builtins[EB_NR_NODES] = w->mc->numa_nodes;
 	t->builtins[EB_CPU] = cpu;
 	t->builtins[EB_NODE] = machine_socket_node(w->mc, machine_cpu_socket(w->mc, cpu));
+	t->truth_at_load = g_new0(int64_t, w->prog->nr_counters ? w->prog->nr_counters : 1);
 }
 
 void pthread_release(struct pthread *t)
 {
 	g_free(t->line_stamp);
+	g_free(t->truth_at_load);
 	t->line_stamp = NULL;
+	t->truth_at_load = NULL;
 }
 
 /* ------------------------------------------------------------------ execution */
@@ -296,6 +304,10 @@ static simtime_t exec_mem(struct pthread *t, const struct pinsn *in, int64_t *lo
 	}
 	if (nv != old)
 		mem_poke(t->w->mem, addr, size, (uint64_t)nv);
+	/* What a load returns is the memory at its issue: `observe` compares with the truth
+	 * of that moment, not of the moment the thread resumes. */
+	for (uint32_t c = 0; in->op == P_LOAD && c < t->w->prog->nr_counters; c++)
+		t->truth_at_load[c] = t->w->cstats[c].truth;
 	if (in->dst >= 0)
 		loc[in->dst] = in->op == P_LOAD || in->op == P_CMPXCHG || in->kind == RMW_SET ? old : nv;
 	return it_access(t, addr, in->addr.size, op, in->site, now);
@@ -435,11 +447,13 @@ static void exec_counter(struct pthread *t, const struct pinsn *in, int64_t *loc
 		c->truth += v;
 		return;
 	}
+	int64_t truth = t->truth_at_load[in->callee];
+
 	c->reads++;
 	c->last_read = v;
-	c->last_truth = c->truth;
-	if ((uint64_t)(v > c->truth ? v - c->truth : c->truth - v) > c->max_abs_error)
-		c->max_abs_error = (uint64_t)(v > c->truth ? v - c->truth : c->truth - v);
+	c->last_truth = truth;
+	if ((uint64_t)(v > truth ? v - truth : truth - v) > c->max_abs_error)
+		c->max_abs_error = (uint64_t)(v > truth ? v - truth : truth - v);
 }
 
 /* One instruction that takes no time; false when it was not one of those. */

@@ -45,7 +45,7 @@ struct entities {
 	uint32_t *base_at;      /* entity -> first of its bases: base[base_at + obj * nodes + n] */
 	uint64_t *base;         /* per-cpu objects: CPU 0's instance */
 	uint32_t nr_base;
-	uint64_t *global_base;  /* per global object */
+	uint64_t *global_base;  /* per global object and node: [g * nodes + n] */
 };
 
 /* A growable list of samples (latencies), sorted only when a report asks. */
@@ -130,6 +130,7 @@ struct pthread {
 	uint32_t *line_stamp;
 	uint32_t line_stamp_cap;
 	uint64_t call_lines, call_remote;
+	int64_t *truth_at_load;  /* per counter: the truth when the last load was issued */
 };
 
 #define INTERP_DONE UINT64_MAX    /* the top-level call returned */

@@ -64,6 +64,12 @@ static void released(struct lockstat *ls, simtime_t when)
 	ls->holder = -1;
 }
 
+/* The lock word's width: 4 bytes, or fewer for a smaller lock member. */
+static uint32_t lock_bytes(const struct pinsn *in)
+{
+	return in->addr.size < 4 ? in->addr.size : 4;
+}
+
 /* trylock: one locked RMW on the lock word; @free says whether it finds the lock free, and
  * then the word becomes @taken.  The result goes to the instruction's `into`. */
 static simtime_t try_take(struct pthread *t, const struct pinsn *in, uint64_t addr,
@@ -73,8 +79,8 @@ static simtime_t try_take(struct pthread *t, const struct pinsn *in, uint64_t ad
 
 	t->lock_req = now;
 	if (free)
-		mem_poke(t->w->mem, addr, 4, taken);
-	next = it_access(t, addr, 4, MEM_LOCKED_RMW, in->site, now);
+		mem_poke(t->w->mem, addr, lock_bytes(in), taken);
+	next = it_access(t, addr, lock_bytes(in), MEM_LOCKED_RMW, in->site, now);
 	if (free)
 		acquired(ls, t, next, false);
 	if (in->dst >= 0)
@@ -141,6 +147,8 @@ static simtime_t ticket_trylock(struct pthread *t, const struct pinsn *in, uint6
 	uint64_t word = mem_peek(m, addr, 4);
 	bool free = (word & 0xffff) == (word >> 16);
 
+	if (lock_bytes(in) < 4)
+		return try_take(t, in, addr, ls, now, mem_peek(m, addr, lock_bytes(in)) == 0, 1);
 	return try_take(t, in, addr, ls, now, free, (word + 0x10000) & 0xffffffffu);
 }
 
@@ -251,7 +259,8 @@ static simtime_t queued_unlock(struct pthread *t, const struct pinsn *in, uint64
 static simtime_t queued_trylock(struct pthread *t, const struct pinsn *in, uint64_t addr,
 				struct lockstat *ls, simtime_t now)
 {
-	return try_take(t, in, addr, ls, now, mem_peek(t->w->mem, addr, 4) == 0, 1);
+	/* A sub-word lock (local_trylock_t's byte) is a test-and-set of just its bytes. */
+	return try_take(t, in, addr, ls, now, mem_peek(t->w->mem, addr, lock_bytes(in)) == 0, 1);
 }
 
 simtime_t it_lock(struct pthread *t, const struct pinsn *in, simtime_t now)

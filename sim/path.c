@@ -120,14 +120,23 @@ uint32_t pc_site(struct pcomp *pc, const char *op, const char *at)
 
 /* ------------------------------------------------------------------ files */
 
-static bool add_const(struct program *pr, const char *name, int64_t v, bool replace)
+/* A constant: files may repeat one with the same value; a scenario's override replaces. */
+static bool add_const(struct program *pr, const struct yt_node *key, int64_t v, bool replace,
+		      struct c2c_err *err)
 {
+	const char *name = key->str;
+
 	for (uint32_t i = 0; i < pr->nr_consts; i++) {
-		if (!strcmp(pr->consts[i], name)) {
-			if (replace)
-				pr->const_vals[i] = v;
-			return true;
+		if (strcmp(pr->consts[i], name))
+			continue;
+		if (!replace && pr->const_vals[i] != v) {
+			err_set(err, key->mark, "constant %s = %" G_GINT64_FORMAT " contradicts its "
+				"earlier value %" G_GINT64_FORMAT " (expected one value per constant)",
+				name, v, pr->const_vals[i]);
+			return false;
 		}
+		pr->const_vals[i] = v;
+		return true;
 	}
 	pr->consts = g_renew(char *, pr->consts, pr->nr_consts + 1);
 	pr->const_vals = g_renew(int64_t, pr->const_vals, pr->nr_consts + 1);
@@ -144,9 +153,9 @@ static bool load_consts(struct program *pr, const struct yt_node *n, bool replac
 	for (size_t i = 0; i < n->len; i++) {
 		int64_t v;
 
-		if (!yt_int(n->pairs[i].val, n->pairs[i].key->str, INT64_MIN, INT64_MAX, &v, err))
+		if (!yt_int(n->pairs[i].val, n->pairs[i].key->str, INT64_MIN, INT64_MAX, &v, err) ||
+		    !add_const(pr, n->pairs[i].key, v, replace, err))
 			return false;
-		add_const(pr, n->pairs[i].key->str, v, replace);
 	}
 	return true;
 }
@@ -154,12 +163,13 @@ static bool load_consts(struct program *pr, const struct yt_node *n, bool replac
 static bool load_kobj(struct kobj *o, const struct yt_node *key, const struct yt_node *v,
 		      struct layout_lib *lib, struct c2c_err *err)
 {
-	static const char *const keys[] = {"layout", "alloc", "per", NULL};
+	static const char *const keys[] = {"layout", "alloc", "per", "flex", NULL};
 	static const char *const allocs[] = {"kmalloc", "kmem_cache", "percpu", NULL};
 	static const char *const pers[] = {"node", NULL};
 	const struct yt_node *k;
 	const char *lname;
 	int a = 0, per;
+	int64_t n;
 
 	o->name = g_strdup(key->str);
 	if (!yt_expect_map(v, key->str, keys, err) ||
@@ -171,6 +181,15 @@ static bool load_kobj(struct kobj *o, const struct yt_node *key, const struct yt
 	o->alloc = (uint8_t)a;
 	o->percpu = a == 2;
 	o->per_node = yt_get(v, "per") != NULL;
+	if (!(k = yt_get(v, "flex")))
+		return true;
+	if (k->kind == YT_SCALAR && (!strcmp(k->str, "cpus") || !strcmp(k->str, "nodes"))) {
+		o->flex = k->str[0] == 'c' ? -1 : -2;
+		return true;
+	}
+	if (!yt_int(k, "flex", 0, 1 << 20, &n, err))
+		return false;
+	o->flex = (int32_t)n;
 	return true;
 }
 
@@ -313,7 +332,8 @@ static bool compile_path(struct program *pr, struct path *p, const struct yt_nod
 	return ok;
 }
 
-static bool load_file_decls(struct program *pr, const struct yt_node *root, const char *file,
+/* Pass 0: a file's constants, kinds and globals (every file's, before any path). */
+static bool load_file_types(struct program *pr, const struct yt_node *root,
 			    struct layout_lib *lib, struct c2c_err *err)
 {
 	static const char *const keys[] = {"era", "constants", "kinds", "globals", "paths", NULL};
@@ -325,9 +345,15 @@ static bool load_file_decls(struct program *pr, const struct yt_node *root, cons
 		return false;
 	if ((k = yt_get(root, "kinds")) && !load_kinds(pr, k, lib, err))
 		return false;
-	if ((k = yt_get(root, "globals")) &&
-	    !load_objs(&pr->globals, &pr->nr_globals, k, lib, err))
-		return false;
+	return !(k = yt_get(root, "globals")) ||
+	       load_objs(&pr->globals, &pr->nr_globals, k, lib, err);
+}
+
+static bool load_file_decls(struct program *pr, const struct yt_node *root, const char *file,
+			    struct c2c_err *err)
+{
+	const struct yt_node *k;
+
 	if ((k = yt_get(root, "paths"))) {
 		if (!yt_expect_seq(k, "paths", err))
 			return false;
@@ -336,6 +362,12 @@ static bool load_file_decls(struct program *pr, const struct yt_node *root, cons
 				return false;
 	}
 	return true;
+}
+
+/* g_ptr_array_sort hands the comparator pointers to the elements. */
+static gint cmp_names(gconstpointer a, gconstpointer b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
 /* The .yaml files of @arg (a file, or a directory's files in name order). */
@@ -354,7 +386,7 @@ static void expand_files(const char *arg, GPtrArray *out)
 		if (g_str_has_suffix(n, ".yaml"))
 			g_ptr_array_add(names, g_build_filename(arg, n, NULL));
 	g_dir_close(d);
-	g_ptr_array_sort(names, (GCompareFunc)(void *)g_strcmp0);
+	g_ptr_array_sort(names, cmp_names);
 	for (guint i = 0; i < names->len; i++)
 		g_ptr_array_add(out, g_strdup(names->pdata[i]));
 	g_ptr_array_free(names, TRUE);
@@ -375,9 +407,11 @@ struct program *program_load(const char *const *files, struct layout_lib *lib,
 	for (guint i = 0; ok && i < paths->len; i++) {
 		struct yt_node *t = yt_load_file(paths->pdata[i], err);
 
-		ok = t && load_file_decls(pr, t, paths->pdata[i], lib, err);
+		ok = t && load_file_types(pr, t, lib, err);
 		g_ptr_array_add(trees, t);
 	}
+	for (guint i = 0; ok && i < trees->len; i++)
+		ok = load_file_decls(pr, trees->pdata[i], paths->pdata[i], err);
 	ok = ok && (!consts || load_consts(pr, consts, true, err));
 	for (guint i = 0; ok && i < trees->len; i++) {
 		const struct yt_node *ps = yt_get(trees->pdata[i], "paths");

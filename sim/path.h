@@ -19,6 +19,7 @@
  *         memcg:  {layout: mem_cgroup}                      # one per entity (kmalloc)
  *         pn:     {layout: mem_cgroup_per_node, per: node}   # one per NUMA node
  *         statc:  {layout: memcg_vmstats_percpu, alloc: percpu}
+ *         memcg:  {layout: mem_cgroup, flex: nodes}   # room for nodeinfo[nr_node_ids]
  *   globals:                                 # objects that exist once
  *     stock: {layout: memcg_stock_pcp, alloc: percpu}
  *   paths:
@@ -168,6 +169,8 @@ struct kobj {
 	const struct layout *layout;
 	bool percpu, per_node;
 	uint8_t alloc;        /* scenario allocation rule (kmalloc, kmem_cache) */
+	int32_t flex;         /* elements of the trailing flexible array: >= 0 a count,
+			       * -1 one per CPU (`flex: cpus`), -2 one per node (`flex: nodes`) */
 };
 
 struct kind {

@@ -276,19 +276,19 @@ static bool load_layout_dirs(struct loader *ld, const struct yt_node *root)
 
 /* Where the next instance of @l goes, by its allocation rule (or at @placement). */
 static uint64_t place_object(struct loader *ld, const struct layout *l, int alloc,
-			     uint16_t node, bool placed, uint64_t placement)
+			     uint16_t node, bool placed, uint64_t placement, uint64_t size)
 {
 	uint64_t stride, base;
 	g_autofree char *cache = NULL;
 
 	if (alloc == ALLOC_KMALLOC) {
-		stride = kmalloc_class(l->size);
+		stride = kmalloc_class(size);
 		cache = g_strdup_printf("kmalloc-%" G_GUINT64_FORMAT, stride);
 	} else {
 		/* SLAB_HWCACHE_ALIGN: objects start on cache lines (or the struct's alignment). */
 		uint64_t align = l->align > 64 ? l->align : 64;
 
-		stride = (l->size + align - 1) & ~(align - 1);
+		stride = (size + align - 1) & ~(align - 1);
 		cache = g_strdup(l->name);
 	}
 	if (!placed)
@@ -296,7 +296,7 @@ static uint64_t place_object(struct loader *ld, const struct layout *l, int allo
 	/* An explicit placement: the object starts @placement bytes past a 128-byte boundary,
 	 * in a cache of its own so the rest of the slab is not disturbed. */
 	cache = (g_free(cache), g_strdup_printf("%s@%" G_GUINT64_FORMAT, l->name, placement));
-	base = heap_alloc(ld, node, cache, ((l->size + 127) & ~127ull) + 128);
+	base = heap_alloc(ld, node, cache, ((size + 127) & ~127ull) + 128);
 	return base + placement;
 }
 
@@ -344,7 +344,7 @@ static bool load_object(struct loader *ld, const struct yt_node *n, uint32_t i)
 			home = (uint16_t)machine_socket_node(mc, machine_cpu_socket(mc, (int)c));
 		} else if (alloc != ALLOC_STATIC) {
 			base = place_object(ld, l, alloc, home, yt_get(n, "placement") != NULL,
-					    (uint64_t)placement);
+					    (uint64_t)placement, l->size);
 		}
 		o = objmap_add(&ld->v->objs, inst, l->name, base, l->size ? l->size : 1, home);
 		ld->v->objs.v[o].layout = l;
@@ -412,6 +412,25 @@ void scn_loader_release(struct loader *ld)
 
 /* ------------------------------------------------------------------ entities */
 
+/* Bytes of the trailing flexible array the kind asks room for (`flex:`), as the kernel's
+ * struct_size() allocations do: mem_cgroup's nodeinfo[], 2.6.31's cpustat[]. */
+static uint64_t flex_bytes(struct loader *ld, const struct kobj *ko)
+{
+	const struct layout *l = ko->layout;
+	const struct lmember *last = l->nr ? &l->m[l->nr - 1] : NULL;
+	int64_t n = ko->flex == -1 ? ld->v->mc.nr_cpus : ko->flex == -2 ? ld->v->mc.numa_nodes
+									  : ko->flex;
+	struct lref r;
+	g_autofree char *path = NULL;
+
+	if (!n || !last || !last->name || last->nr_dims != 1 || last->dims[0])
+		return 0;
+	path = g_strdup_printf("%s[1]", last->name);
+	if (!layout_find(ld->v->lib, l, path, &r, last->mark, &(struct c2c_err){0}))
+		return 0;
+	return (uint64_t)n * (r.offset - last->offset);
+}
+
 /* Allocate one object of an entity: per-cpu in the units, else by its allocation rule.
  * Return: the address (CPU 0's instance for per-cpu objects); names every instance. */
 static uint64_t entity_object(struct loader *ld, const char *ent, const struct kobj *ko,
@@ -426,10 +445,11 @@ static uint64_t entity_object(struct loader *ld, const char *ent, const struct k
 	uint32_t o;
 
 	if (!ko->percpu) {
+		uint64_t size = l->size + flex_bytes(ld, ko);
+
 		base = place_object(ld, l, ko->alloc == 1 ? ALLOC_KMEM_CACHE : ALLOC_KMALLOC,
-				    (uint16_t)node, false, 0);
-		o = objmap_add(&ld->v->objs, name, l->name, base, l->size ? l->size : 1,
-			       (uint16_t)node);
+				    (uint16_t)node, false, 0, size);
+		o = objmap_add(&ld->v->objs, name, l->name, base, size ? size : 1, (uint16_t)node);
 		ld->v->objs.v[o].layout = l;
 		return base;
 	}
@@ -561,9 +581,15 @@ bool scn_load_entities(struct loader *ld, const struct yt_node *root)
 	bool ok = true;
 	uint32_t bad;
 
-	ld->v->ents.global_base = g_new0(uint64_t, pr->nr_globals ? pr->nr_globals : 1);
+	int nodes = ld->v->mc.numa_nodes;
+
+	ld->v->ents.global_base = g_new0(uint64_t, (size_t)(pr->nr_globals ? pr->nr_globals : 1) *
+						   (size_t)nodes);
 	for (uint32_t g = 0; g < pr->nr_globals && ok; g++)
-		ld->v->ents.global_base[g] = entity_object(ld, "", &pr->globals[g], 0, ld->err, &ok);
+		for (int n = 0; n < nodes && ok; n++)
+			if (pr->globals[g].per_node || n == 0)
+				ld->v->ents.global_base[g * (uint32_t)nodes + (uint32_t)n] =
+					entity_object(ld, "", &pr->globals[g], n, ld->err, &ok);
 	if (ok && seq && !yt_expect_seq(seq, "entities", ld->err))
 		ok = false;
 	for (uint32_t i = 0; ok && seq && i < seq->len; i++)
