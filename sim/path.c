@@ -163,7 +163,7 @@ static bool load_consts(struct program *pr, const struct yt_node *n, bool replac
 static bool load_kobj(struct kobj *o, const struct yt_node *key, const struct yt_node *v,
 		      struct layout_lib *lib, struct c2c_err *err)
 {
-	static const char *const keys[] = {"layout", "alloc", "per", "flex", NULL};
+	static const char *const keys[] = {"layout", "alloc", "per", "flex", "placement", NULL};
 	static const char *const allocs[] = {"kmalloc", "kmem_cache", "percpu", NULL};
 	static const char *const pers[] = {"node", NULL};
 	const struct yt_node *k;
@@ -181,6 +181,12 @@ static bool load_kobj(struct kobj *o, const struct yt_node *key, const struct yt
 	o->alloc = (uint8_t)a;
 	o->percpu = a == 2;
 	o->per_node = yt_get(v, "per") != NULL;
+	o->placement = -1;
+	if ((k = yt_get(v, "placement"))) {
+		if (!yt_int(k, "placement", 0, 127, &n, err))
+			return false;
+		o->placement = (int32_t)n;
+	}
 	if (!(k = yt_get(v, "flex")))
 		return true;
 	if (k->kind == YT_SCALAR && (!strcmp(k->str, "cpus") || !strcmp(k->str, "nodes"))) {

@@ -20,6 +20,7 @@
  *         pn:     {layout: mem_cgroup_per_node, per: node}   # one per NUMA node
  *         statc:  {layout: memcg_vmstats_percpu, alloc: percpu}
  *         memcg:  {layout: mem_cgroup, flex: nodes}   # room for nodeinfo[nr_node_ids]
+ *         pn:     {layout: mem_cgroup_per_node, per: node, placement: 64}  # where it lands
  *   globals:                                 # objects that exist once
  *     stock: {layout: memcg_stock_pcp, alloc: percpu}
  *   paths:
@@ -58,7 +59,8 @@
  *   irq_off / irq_on                     local_irq_disable/enable (a few cycles)
  *   delay: {ns|cycles: EXPR}             compute
  *   work: {bytes: EXPR, op: load|store}  stream through the CPU's private buffer (page zeroing)
- *   set: {VAR: EXPR, ...}                locals
+ *   set: {VAR: EXPR, ...}                locals; "VAR:KIND" makes VAR an entity of KIND (an
+ *                                        id from list_pop or memory becomes addressable)
  *   if: EXPR, then: [...], else: [...]
  *   for: {var, in: RANGE}, do: [...]     RANGE: "range(a, b)", cpus, nodes, "ancestors(E)",
  *                                        "children(E)"
@@ -171,6 +173,7 @@ struct kobj {
 	uint8_t alloc;        /* scenario allocation rule (kmalloc, kmem_cache) */
 	int32_t flex;         /* elements of the trailing flexible array: >= 0 a count,
 			       * -1 one per CPU (`flex: cpus`), -2 one per node (`flex: nodes`) */
+	int32_t placement;    /* bytes past a 128-byte boundary (`placement:`), -1 by the rule */
 };
 
 struct kind {

@@ -111,6 +111,34 @@ static bool op_work(struct pcomp *pc, const struct yt_node *v)
 	return true;
 }
 
+/* "name" or "name:kind": a typed local holds an entity (an id popped from an update list,
+ * say) and can then be used in addresses, loops and calls like a parameter of that kind. */
+static int set_target(struct pcomp *pc, const struct yt_node *key)
+{
+	const char *colon = strchr(key->str, ':');
+	g_autofree char *name = NULL;
+	int kind = -1, l;
+
+	if (!colon)
+		return local_for(pc, key, "set");
+	name = g_strndup(key->str, (size_t)(colon - key->str));
+	for (uint32_t k = 0; k < pc->prog->nr_kinds; k++)
+		if (!strcmp(pc->prog->kinds[k].name, colon + 1))
+			kind = (int)k;
+	if (kind < 0) {
+		err_set(pc->err, key->mark, "set: unknown kind '%s' (expected NAME:KIND with a kind "
+			"declared under kinds:)", colon + 1);
+		return -2;
+	}
+	l = pc_local(pc, name, (int16_t)kind, true);
+	if (l < 0 || pc->local_kind[l] != kind) {
+		err_set(pc->err, key->mark, "set: '%s' %s", name, l < 0 ? "does not fit (too many "
+			"locals)" : "is already a local of another kind");
+		return -2;
+	}
+	return l;
+}
+
 static bool op_set(struct pcomp *pc, const struct yt_node *v)
 {
 	if (!yt_expect_map(v, "set", NULL, pc->err))
@@ -122,7 +150,7 @@ static bool op_set(struct pcomp *pc, const struct yt_node *v)
 
 		if (!e)
 			return false;
-		if ((l = local_for(pc, v->pairs[i].key, "set")) < 0) {
+		if ((l = set_target(pc, v->pairs[i].key)) < 0) {
 			expr_free(e);
 			return false;
 		}

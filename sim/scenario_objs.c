@@ -448,7 +448,8 @@ static uint64_t entity_object(struct loader *ld, const char *ent, const struct k
 		uint64_t size = l->size + flex_bytes(ld, ko);
 
 		base = place_object(ld, l, ko->alloc == 1 ? ALLOC_KMEM_CACHE : ALLOC_KMALLOC,
-				    (uint16_t)node, false, 0, size);
+				    (uint16_t)node, ko->placement >= 0,
+				    (uint64_t)(ko->placement >= 0 ? ko->placement : 0), size);
 		o = objmap_add(&ld->v->objs, name, l->name, base, size ? size : 1, (uint16_t)node);
 		ld->v->objs.v[o].layout = l;
 		return base;

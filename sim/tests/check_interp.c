@@ -96,6 +96,26 @@ START_TEST(interp_values_and_counters)
 }
 END_TEST
 
+/* A typed local turns an integer id into an entity: charging through it reaches the same
+ * counter as charging the entity directly. */
+START_TEST(interp_typed_local_entity)
+{
+	const char *sets[] = {"actors[0].loop[0].call=charge_by_id", "actors[0].loop[0].args=[0]",
+			      NULL};
+	struct scenario *sc;
+	struct run_result *r = run_data("res-counter.yaml", sets, &sc);
+	const struct world *w = r->world;
+	uint64_t usage = mem_peek(r->mem, w->ents->base[w->ents->base_at[0]], 8);
+
+	ck_assert_uint_gt(r->actors[0].iterations, 0);
+	ck_assert_uint_ge(usage, r->actors[0].iterations * 4096);
+	ck_assert_uint_eq(w->pstats[program_find(r->prog, "charge")].calls,
+			  w->pstats[program_find(r->prog, "charge_by_id")].calls);
+	run_result_free(r);
+	scenario_free(sc);
+}
+END_TEST
+
 static Suite *interp_suite(void)
 {
 	Suite *s = suite_create("interp");
@@ -104,6 +124,7 @@ static Suite *interp_suite(void)
 	tcase_set_timeout(tc, 300);
 	tcase_add_test(tc, interp_lock_hold_grows_with_ticket_waiters);
 	tcase_add_test(tc, interp_values_and_counters);
+	tcase_add_test(tc, interp_typed_local_entity);
 	suite_add_tcase(s, tc);
 	return s;
 }
