@@ -483,6 +483,19 @@ static void print_prow(FILE *f, const struct report_col *cols, const struct run_
 	g_free(label);
 }
 
+/* " (mem_cgroup_per_node line 2)" into @buf for a line inside a struct instance, "" else. */
+static const char *struct_line(const struct run_result *r, uint64_t addr, char *buf, size_t n)
+{
+	const struct objmap *om = run_objs(r);
+	uint32_t o = om ? objmap_find(om, addr) : OBJ_NONE;
+
+	buf[0] = 0;
+	if (o != OBJ_NONE && om->v[o].type)
+		snprintf(buf, n, " (%s line %" PRIu64 ")", om->v[o].type,
+			 (addr - om->v[o].base) / 64);
+	return buf;
+}
+
 static void print_pareto(FILE *f, const struct run_result *r, const struct rline *rows,
 			 uint32_t shown, char **labels)
 {
@@ -497,11 +510,13 @@ static void print_pareto(FILE *f, const struct run_result *r, const struct rline
 		const struct rline *rl = &rows[i];
 		uint32_t n;
 		struct prow *p = collect_prows(r->mem, rl, &n);
+		char sl[160];
 
 		fprintf(f, "\n  %s\n", DASHES);
-		fprintf(f, "  %5" PRIu32 "  0x%" PRIx64 "  %s  node %u  Hitm %" PRIu64
+		fprintf(f, "  %5" PRIu32 "  0x%" PRIx64 "  %s%s  node %u  Hitm %" PRIu64
 			" (lcl %" PRIu64 ", rmt %" PRIu64 ")  Pf Hitm %" PRIu64 "  records %" PRIu64
-			"\n", i, rl->addr, labels[i], r->mem->dir.line[rl->idx[0]].home,
+			"\n", i, rl->addr, labels[i], struct_line(r, rl->addr, sl, sizeof(sl)),
+			r->mem->dir.line[rl->idx[0]].home,
 			rl->c[LS_HITM_LCL] + rl->c[LS_HITM_RMT], rl->c[LS_HITM_LCL],
 			rl->c[LS_HITM_RMT], rl->c[LS_PF_HITM], rl->c[LS_LOADS] + rl->c[LS_STORES]);
 		fprintf(f, "  %s\n", DASHES);
