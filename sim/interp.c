@@ -58,7 +58,7 @@ uint64_t it_addr(struct pthread *t, const struct paddr *a, int *cpu_out)
 
 /* ------------------------------------------------------------------ accounting */
 
-static void samples_add(struct samples *s, uint64_t v)
+void it_sample(struct samples *s, uint64_t v)
 {
 	if (s->nr == s->cap) {
 		s->cap = s->cap ? 2 * s->cap : 64;
@@ -70,11 +70,6 @@ static void samples_add(struct samples *s, uint64_t v)
 		s->max = v;
 	if (s->nr == 1 || v < s->min)
 		s->min = v;
-}
-
-void it_sample(struct samples *s, uint64_t v)
-{
-	samples_add(s, v);
 }
 
 static int cmp_u64(const void *a, const void *b)

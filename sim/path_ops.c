@@ -413,8 +413,6 @@ static bool op_counter(struct pcomp *pc, const struct yt_node *v, uint8_t op, co
 /* Bare words: break, continue, return, irq_off, irq_on. */
 static bool op_word(struct pcomp *pc, const struct yt_node *n)
 {
-	struct pinsn *in;
-
 	if (!strcmp(n->str, "irq_off") || !strcmp(n->str, "irq_on")) {
 		pc_emit(pc, P_IRQ, n->mark)->kind = !strcmp(n->str, "irq_on");
 		return true;
@@ -437,11 +435,11 @@ static bool op_word(struct pcomp *pc, const struct yt_node *n)
 	if (n->str[0] == 'c') {
 		pc_emit(pc, P_JUMP, n->mark)->target = pc->loops[pc->nr_loops - 1].cont;
 	} else {
+		/* The loop's end is not known yet: remember the jump, op_for patches it. */
 		uint32_t here = pc_here(pc);
 
 		g_array_append_val(pc->loops[pc->nr_loops - 1].breaks, here);
-		in = pc_emit(pc, P_JUMP, n->mark);
-		(void)in;
+		pc_emit(pc, P_JUMP, n->mark);
 	}
 	return true;
 }
