@@ -16,6 +16,7 @@ struct loader {
 	const char *dir; /* directory of the scenario file, for relative paths */
 	uint64_t pcpu_next; /* next free offset in the per-cpu unit */
 	GArray *heaps;      /* struct heap: allocation cursors per (node, cache) */
+	uint64_t chunk_next[C2C_MAX_SOCKETS]; /* per node: where the next heap chunk starts */
 	struct c2c_err *err;
 };
 

@@ -198,7 +198,7 @@ static bool load_region(struct loader *ld, const struct yt_node *n, uint32_t i, 
 struct heap {
 	uint16_t node;
 	char *cache;           /* "kmalloc-512", "mem_cgroup_per_node" */
-	uint64_t next;
+	uint64_t next, end;    /* the current chunk (a run of slab pages) */
 };
 
 enum alloc_kind { ALLOC_KMALLOC, ALLOC_KMEM_CACHE, ALLOC_PERCPU, ALLOC_STATIC, ALLOC_COUNT };
@@ -233,11 +233,22 @@ static uint64_t heap_alloc(struct loader *ld, uint16_t node, const char *cache, 
 			h = c;
 	}
 	if (!h) {
-		struct heap nh = {node, g_strdup(cache),
-				  HEAP_BASE * (node + 1ull) + ld->heaps->len * HEAP_CHUNK};
+		struct heap nh = {node, g_strdup(cache), 0, 0};
 
 		g_array_append_val(ld->heaps, nh);
 		h = &g_array_index(ld->heaps, struct heap, ld->heaps->len - 1);
+	}
+	if (h->next + stride > h->end) {
+		/* A new chunk from the node's memory: caches never share one, so objects of one
+		 * cache sit back to back as in a slab, and no cache runs into another. */
+		uint64_t size = stride > HEAP_CHUNK ? (stride + HEAP_CHUNK - 1) & ~(HEAP_CHUNK - 1)
+						    : HEAP_CHUNK;
+
+		if (!ld->chunk_next[node])
+			ld->chunk_next[node] = HEAP_BASE * (node + 1ull);
+		h->next = ld->chunk_next[node];
+		h->end = h->next + size;
+		ld->chunk_next[node] += size;
 	}
 	h->next += stride;
 	return h->next - stride;
