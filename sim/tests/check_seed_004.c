@@ -1,0 +1,245 @@
+/*
+ * check_seed_004.c - seed 004 replay (scenarios/seeds/004-percpu-counter-atomic.yaml): mm RSS
+ * counters in per-cpu mode (before) or atomic mode while single-threaded (after), 96 CPUs.
+ * Asserts the "Show" items of the seed: the single-threaded fork/fault/exit cost is lower
+ * after; with 8+ threads atomic mode (forced) costs more per update than per-cpu mode and its
+ * counter line has HITMs; read error per-cpu <= batch x nr_cpus, atomic exact; the crossover
+ * thread count at which per-cpu mode wins, for a process of P faults per thread.
+ */
+#include <glib.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "interp.h"
+#include "layout_lib.h"
+#include "run.h"
+#include "scenario.h"
+#include "testutil.h"
+
+static struct scenario *sc;
+
+static void load_once(void)
+{
+	g_autofree char *path = NULL;
+	struct c2c_err err = {0};
+
+	if (sc)
+		return;
+	path = g_strdup_printf("%s/scenarios/seeds/004-percpu-counter-atomic.yaml",
+			       getenv("C2CSIM_SRCDIR"));
+	sc = scenario_load(path, NULL, 0, false, 0, &err);
+	ck_assert_msg(sc != NULL, "%s", err.msg);
+}
+
+static uint32_t vidx(const char *name)
+{
+	for (uint32_t i = 0; i < sc->nr_variants; i++)
+		if (!strcmp(sc->v[i].name, name))
+			return i;
+	ck_abort_msg("no variant %s", name);
+	return 0;
+}
+
+static struct run_result *run(const char *name)
+{
+	struct c2c_err err = {0};
+	struct run_result *r;
+
+	load_once();
+	r = run_variant(sc, vidx(name), true, &err);
+	ck_assert_msg(r != NULL, "%s: %s", name, err.msg);
+	return r;
+}
+
+/* Mean latency of path @name in ps (0 when never called). */
+static uint64_t mean_ps(const struct run_result *r, const char *name)
+{
+	int i = program_find(r->prog, name);
+
+	ck_assert_msg(i >= 0, "no path %s", name);
+	if (!r->world->pstats[i].lat.nr)
+		return 0;
+	return r->world->pstats[i].lat.total / r->world->pstats[i].lat.nr;
+}
+
+static uint64_t calls(const struct run_result *r, const char *name)
+{
+	int i = program_find(r->prog, name);
+
+	ck_assert_msg(i >= 0, "no path %s", name);
+	return r->world->pstats[i].calls;
+}
+
+static const struct counterstat *counter(const struct run_result *r, const char *name)
+{
+	for (uint32_t i = 0; i < r->prog->nr_counters; i++)
+		if (!strcmp(r->prog->counters[i], name))
+			return &r->world->cstats[i];
+	ck_abort_msg("no counter %s", name);
+	return NULL;
+}
+
+/* Address of rss_stat[1].count (MM_ANONPAGES) in entity 0 (proc)'s mm_struct. */
+static uint64_t count_addr(const char *variant, const struct run_result *r)
+{
+	const struct entities *en = r->world->ents;
+	const struct kobj *ko = &r->prog->kinds[en->kind[0]].obj[0];
+	struct c2c_err err = {0};
+	struct lref ref;
+
+	ck_assert_str_eq(ko->name, "mm");
+	ck_assert_msg(layout_find(sc->v[vidx(variant)].lib, ko->layout, "rss_stat[1].count", &ref,
+				  (struct c2c_mark){"test", 0, 0}, &err), "%s", err.msg);
+	return en->base[en->base_at[0]] + ref.offset;
+}
+
+static uint64_t line_hitm(const struct run_result *r, uint64_t addr)
+{
+	uint32_t l = mem_line(r->mem, addr);
+
+	if (l == DIR_NONE)
+		return 0;
+	return r->mem->dir.stats[l].c[LS_HITM_LCL] + r->mem->dir.stats[l].c[LS_HITM_RMT];
+}
+
+/* Show 1: the single-threaded lmbench fork_proc-like iteration costs less after; the saving is
+ * the per-cpu set-up and teardown (check_mm's sums over 96 CPUs); published delta 17.7 us. */
+START_TEST(seed004_single_thread_lifecycle)
+{
+	struct run_result *b = run("before"), *a = run("after");
+	uint64_t fb = mean_ps(b, "lmbench_fork_parent"), fa = mean_ps(a, "lmbench_fork_parent");
+	uint64_t eb = mean_ps(b, "mm_rss_exit"), ea = mean_ps(a, "mm_rss_exit");
+	uint64_t ib = mean_ps(b, "mm_rss_init"), ia = mean_ps(a, "mm_rss_init");
+
+	printf("seed004 fork_proc iteration (RSS part): before %.2f us, after %.2f us, delta %.2f us "
+	       "(published 17.7); init %.3f / %.3f us, exit %.3f / %.3f us\n", fb / 1e6, fa / 1e6,
+	       (fb - fa) / 1e6, ib / 1e6, ia / 1e6, eb / 1e6, ea / 1e6);
+	ck_assert_uint_eq(b->actors[0].iterations, a->actors[0].iterations);
+	ck_assert_uint_gt(b->actors[0].iterations, 10);
+	ck_assert_uint_lt(fa, fb);
+	/* Band: the delta per fork_proc iteration within 0.25x..2.5x of the published 17.7 us. */
+	ck_assert_uint_gt(fb - fa, 4400000);
+	ck_assert_uint_lt(fb - fa, 44000000);
+	ck_assert_uint_gt(eb, 20 * ea);
+	ck_assert_uint_gt(ib, 20 * ia);
+	/* check_mm walks every CPU four times in per-cpu mode only. */
+	ck_assert_uint_eq(calls(b, "percpu_counter_sum"), 4 * b->actors[1].iterations);
+	ck_assert_uint_eq(calls(a, "percpu_counter_sum"), 0);
+	run_result_free(b);
+	run_result_free(a);
+}
+END_TEST
+
+static const int threads[] = {1, 2, 4, 8, 16, 32, 48, 96};
+#define NT (sizeof(threads) / sizeof(threads[0]))
+
+/* Show 2 and 4: cost per update in each mode; HITMs on the counter line; crossover. */
+START_TEST(seed004_threads_sweep)
+{
+	uint64_t cp[NT], ca[NT], hp[NT], ha[NT], up[NT];
+	struct run_result *b = run("before"), *a = run("after");
+	double dfix = ((double)mean_ps(b, "mm_rss_init") + mean_ps(b, "mm_rss_exit") -
+		       mean_ps(a, "mm_rss_init") - mean_ps(a, "mm_rss_exit")) / 1000.0;
+	static const int pages[] = {8, 64, 512};
+	int cross[3] = {0, 0, 0};
+
+	run_result_free(b);
+	run_result_free(a);
+	for (size_t i = 0; i < NT; i++) {
+		g_autofree char *vp = g_strdup_printf("pcpu-%dt", threads[i]);
+		g_autofree char *va = g_strdup_printf("atomic-%dt", threads[i]);
+		struct run_result *p = run(vp), *t = run(va);
+
+		ck_assert_uint_eq(p->actors[0].nr_threads, (uint64_t)threads[i]);
+		ck_assert_uint_eq(t->actors[0].nr_threads, (uint64_t)threads[i]);
+		cp[i] = mean_ps(p, "mm_rss_fault");
+		ca[i] = mean_ps(t, "mm_rss_fault");
+		up[i] = calls(t, "mm_rss_fault");
+		hp[i] = line_hitm(p, count_addr(vp, p));
+		ha[i] = line_hitm(t, count_addr(va, t));
+		printf("seed004 %2d threads: ns/update per-cpu %8.2f (HITM %6" G_GUINT64_FORMAT
+		       ") atomic %8.2f (HITM %6" G_GUINT64_FORMAT ", %" G_GUINT64_FORMAT " updates)\n",
+		       threads[i], cp[i] / 1e3, hp[i], ca[i] / 1e3, ha[i], up[i]);
+		run_result_free(p);
+		run_result_free(t);
+	}
+	/* One thread: both uncontended (no HITM on the line, a few ns). */
+	ck_assert_uint_eq(ha[0], 0);
+	ck_assert_uint_eq(hp[0], 0);
+	ck_assert_uint_lt(ca[0], 30000);
+	ck_assert_uint_lt(cp[0], 30000);
+	for (size_t i = 0; i < NT; i++) {
+		if (threads[i] < 8)
+			continue;
+		/* 8+ threads: atomic mode costs more per update, several times over ... */
+		ck_assert_uint_gt(ca[i], 5 * cp[i]);
+		/* ... and nearly every atomic update takes the line Modified from another core,
+		 * while per-cpu mode writes it once per batch. */
+		ck_assert_uint_gt(ha[i] * 10, up[i] * 9);
+		ck_assert_uint_gt(ha[i], 20 * (hp[i] + 1));
+		if (i > 0)
+			ck_assert_uint_ge(ca[i], ca[i - 1]);
+	}
+	/* Crossover: a process of N threads x P faults; per-cpu mode pays the fixed per-mm cost
+	 * dfix once and wins when N * P * (atomic - per-cpu per update) exceeds it. */
+	for (int k = 0; k < 3; k++) {
+		for (size_t i = 0; i < NT && !cross[k]; i++)
+			if ((double)threads[i] * pages[k] * ((double)ca[i] - (double)cp[i]) / 1000.0 >
+			    dfix)
+				cross[k] = threads[i];
+		printf("seed004 crossover, %d faults per thread, fixed per-mm delta %.0f ns: per-cpu "
+		       "mode wins from %d threads\n", pages[k], dfix, cross[k]);
+	}
+	ck_assert_int_ge(cross[0], 4);
+	ck_assert_int_le(cross[0], 16);
+	ck_assert_int_ge(cross[1], 2);
+	ck_assert_int_le(cross[1], 8);
+	ck_assert_int_ge(cross[2], 1);
+	ck_assert_int_le(cross[2], 4);
+	ck_assert_int_le(cross[2], cross[1]);
+	ck_assert_int_le(cross[1], cross[0]);
+}
+END_TEST
+
+/* Show 3: read error; per-cpu mode up to batch x nr_cpus, atomic mode exact. */
+START_TEST(seed004_read_error)
+{
+	struct run_result *p = run("pcpu-read"), *a = run("atomic-read");
+	const struct counterstat *ep = counter(p, "rss"), *ea = counter(a, "rss");
+	int64_t nr_cpus = p->mc->nr_cpus, batch = MAX(32, 2 * nr_cpus);
+
+	printf("seed004 read error, 95 faulting threads: per-cpu max %" G_GUINT64_FORMAT
+	       " (bound batch %" G_GINT64_FORMAT " x %" G_GINT64_FORMAT " CPUs = %" G_GINT64_FORMAT
+	       ", %" G_GUINT64_FORMAT " reads), atomic max %" G_GUINT64_FORMAT " (%" G_GUINT64_FORMAT
+	       " reads)\n", ep->max_abs_error, batch, nr_cpus, batch * nr_cpus, ep->reads,
+	       ea->max_abs_error, ea->reads);
+	ck_assert_int_eq(nr_cpus, 96);
+	ck_assert_uint_gt(ep->reads, 100);
+	ck_assert_uint_gt(ea->reads, 100);
+	ck_assert_uint_le(ep->max_abs_error, (uint64_t)(batch * nr_cpus));
+	ck_assert_uint_gt(ep->max_abs_error * 2, (uint64_t)(batch * nr_cpus));
+	/* Atomic: exact but for updates in flight during the read's own load. */
+	ck_assert_uint_le(ea->max_abs_error, a->actors[0].nr_threads);
+	ck_assert_uint_lt(ea->max_abs_error * 100, ep->max_abs_error);
+	run_result_free(p);
+	run_result_free(a);
+}
+END_TEST
+
+static Suite *seed004_suite(void)
+{
+	Suite *s = suite_create("seed_004");
+	TCase *tc = tcase_create("seed_004_run");
+
+	tcase_set_timeout(tc, 300);
+	tcase_add_test(tc, seed004_single_thread_lifecycle);
+	tcase_add_test(tc, seed004_threads_sweep);
+	tcase_add_test(tc, seed004_read_error);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return tu_run(seed004_suite());
+}
