@@ -346,7 +346,9 @@ static void write_lines_csv(FILE *f, const struct wctx *w, const void *arg)
 		for (uint32_t l = 0; l < d->nr; l++) {
 			const struct obj *o = obj_at(run_objs(r), d->line[l].obj);
 
-			if (!line_touched(&d->stats[l]))
+			/* A line only one CPU touched shares nothing: it is in the totals, not here
+			 * (a thousand memcgs on 256 CPUs would otherwise write gigabytes). */
+			if (!line_touched(&d->stats[l]) || !report_line_shared(r->mem, l))
 				continue;
 			csv_lead(f, r, d->line[l].addr, o);
 			fprintf(f, ",%" PRId64 ",%" PRIu32,
@@ -409,6 +411,8 @@ static void write_offsets_csv(FILE *f, const struct wctx *w, const void *arg)
 		for (uint32_t l = 0; l < m->dir.nr; l++) {
 			uint32_t n = 0;
 
+			if (!report_line_shared(m, l))
+				continue;
 			for (uint32_t o = m->dir.stats[l].first_orow; o != DIR_NONE;
 			     o = m->orow[o].next)
 				rows[n++] = o;

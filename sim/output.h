@@ -7,9 +7,9 @@
  * merge step can read it without knowing the simulator:
  *
  *   summary.yaml       version, scenario, seed; per variant: totals, actors, hottest lines
- *   lines.csv          every touched line of every variant: `variant,address,object,line,cpus,`
+ *   lines.csv          every shared line (more than one CPU, or HITMs) of every variant: `variant,address,object,line,cpus,`
  *                      then one column per per-line counter of the registry (stats.h)
- *   offsets.csv        every (line, offset, code site) row: `variant,address,object,offset,
+ *   offsets.csv        every (line, offset, code site) row of those lines: `variant,address,object,offset,
  *                      site,cpus,` then one column per per-offset counter of the registry
  *   report.txt         the stdout report, verbatim
  *   scenario.yaml      a verbatim copy of the scenario file
