@@ -75,13 +75,15 @@ static void assert_one_line_error(const struct cmd *c, const char *file_part, co
 	ck_assert_str_eq(c->out, "");
 }
 
-START_TEST(run_default_twice_identical)
+START_TEST(run_demo_twice_identical)
 {
 	g_autofree char *tmp = tmpdir();
 	g_autofree char *d1 = g_build_filename(tmp, "one", NULL);
 	g_autofree char *d2 = g_build_filename(tmp, "two", NULL);
-	const char *a1[] = {"run", "--check", "--out", d1, NULL};
-	const char *a2[] = {"run", "--check", "--out", d2, NULL};
+	const char *a1[] = {"run", "scenarios/false-sharing-demo.yaml", "--check", "--out", d1,
+			    NULL};
+	const char *a2[] = {"run", "scenarios/false-sharing-demo.yaml", "--check", "--out", d2,
+			    NULL};
 	struct cmd c1, c2;
 
 	c2csim(&c1, a1);
@@ -101,6 +103,28 @@ START_TEST(run_default_twice_identical)
 	}
 	cmd_free(&c1);
 	cmd_free(&c2);
+	rm_rf(tmp);
+}
+END_TEST
+
+/* Without a scenario, `c2csim run` replays seed 002 (shortened here). */
+START_TEST(run_default_is_seed_002)
+{
+	g_autofree char *tmp = tmpdir();
+	const char *a[] = {"run", "--quiet", "--out", tmp, "--set", "end.time_us=60", NULL};
+	struct cmd c;
+
+	c2csim(&c, a);
+	ck_assert_msg(c.status == 0, "%s", c.err);
+	{
+		g_autofree char *s = slurp(tmp, "summary.yaml");
+
+		ck_assert_ptr_nonnull(strstr(s, "scenario: \"002-lruvec-prefetch\""));
+		ck_assert_ptr_nonnull(strstr(s, "  before:"));
+		ck_assert_ptr_nonnull(strstr(s, "  after:"));
+		ck_assert_ptr_nonnull(strstr(s, "struct: mem_cgroup_per_node"));
+	}
+	cmd_free(&c);
 	rm_rf(tmp);
 }
 END_TEST
@@ -413,7 +437,8 @@ static Suite *cli_suite(void)
 	TCase *tc = tcase_create("run");
 
 	tcase_set_timeout(tc, 300);
-	tcase_add_test(tc, run_default_twice_identical);
+	tcase_add_test(tc, run_demo_twice_identical);
+	tcase_add_test(tc, run_default_is_seed_002);
 	tcase_add_test(tc, run_seed_changes_result);
 	tcase_add_test(tc, run_results_directory_replaced_atomically);
 	tcase_add_test(tc, run_trace_replay);
