@@ -1,7 +1,7 @@
 /*
  * check_seed_001.c - seed 001's replay (scenarios/seeds/001-root-res-counter.yaml): 24 CPUs of
  * nehalem-ex-24 fault and free pages in the root memcg of 2.6.31 (mmotm, Aug 2009), before and
- * after "Help Root Memory Cgroup Resource Counters Scale Better".  See scenarios/seeds/001.md.
+ * after "Help Root Memory Cgroup Resource Counters Scale Better".  See scenarios/seeds/README.md (seed 001).
  *
  * What the model shows, and what it does not (asserted as bands, so a model change that moves
  * either is caught):

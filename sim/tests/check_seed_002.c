@@ -2,7 +2,7 @@
  * check_seed_002.c - seed 002's replay (scenarios/seeds/002-lruvec-prefetch.yaml): threads of
  * skylake-sp-2s fault and free pages in one 6.18 memcg, before and after "memcg: fix cacheline
  * contention between lruvec stat updates and LRU lists", and the pointer-pair alternative.
- * See scenarios/seeds/002.md.
+ * See scenarios/seeds/README.md (seed 002).
  *
  * The prefetcher-on variants run with machine.prefetch.pair_granule = true: with the shipped
  * 64-byte semantics no CPU ever loses its Shared copy of mem_cgroup_per_node line 0, so the
@@ -11,15 +11,15 @@
  * Asserted (bands around what the model gives, the published figure in the comment):
  *  - HITMs on pn line 0 (bytes 0-63): before >> after, >= 15x (published ~2350 -> ~10,
  *    >= 50x: NOT reproduced, the model gives ~25x; the rest of "after" is the lru_lock
- *    holder's first touch of the pair, pn->memcg in the LRU size update, see 002.md);
+ *    holder's first touch of the pair, pn->memcg in the LRU size update, see scenarios/seeds/README.md (seed 002));
  *  - shmem, 20 threads: after/before in [1.30, 1.90] (published 1.20: NOT in the brief's
  *    +5..+40% band, the model gives 1.54 here and 1.63 in the shipped run; the pair granule
- *    also stalls every reader for the pair's HITM, see 002.md);
+ *    also stalls every reader for the pair's HITM, see scenarios/seeds/README.md (seed 002));
  *  - shmem, 80 threads: after > before (published +11%);
  *  - anon gain < shmem gain at 20 threads (published +3% vs +20%);
  *  - prefetcher (and pair granule) off: |after/before - 1| < 1/4 of the gain with it on;
  *  - NOT asserted: the 20-thread gain exceeding the 80-thread one (published 20% vs 11%;
- *    the model gives 63% vs 65% in the shipped runs, see 002.md);
+ *    the model gives 63% vs 65% in the shipped runs, see scenarios/seeds/README.md (seed 002));
  *  - pointer-pair is at least as fast as after (one load fewer) and has the same line-0 HITMs.
  * Simulated times are shorter than the shipped scenario's (the test has a 60 s budget with
  * the invariant checks on), so the figures here include more of the start-up transient.
@@ -172,7 +172,7 @@ START_TEST(seed002_replay)
 
 	/* 80 threads (both sockets, SMT siblings), shmem: positive.  The published 20-thread gain
 	 * exceeds the 80-thread one; the model's does not at equal simulated time (63% vs 65% in
-	 * the shipped 2000/1000 us runs; 002.md says why), so that is not asserted here: this
+	 * the shipped 2000/1000 us runs; scenarios/seeds/README.md (seed 002) says why), so that is not asserted here: this
 	 * shorter run (300 us) is dominated by the start-up transient. */
 	struct seed_run b80 = run_seed("before", S80), a80 = run_seed("after", S80);
 	double gain80 = a80.per_s / b80.per_s - 1;
