@@ -10,33 +10,6 @@
 #include "scenario.h"
 #include "testutil.h"
 
-/* Run sim/tests/data/NAME with overrides "key=value" (NULL-terminated). */
-static struct run_result *run_data(const char *name, const char *const *sets,
-				   struct scenario **sc_out)
-{
-	g_autofree char *path = g_strdup_printf("%s/sim/tests/data/%s", getenv("C2CSIM_SRCDIR"),
-						name);
-	struct override ov[8];
-	uint32_t n = 0;
-	char **kv[8] = {0};
-	struct c2c_err err = {0};
-	struct scenario *sc;
-	struct run_result *r;
-
-	for (; sets && sets[n]; n++) {
-		kv[n] = g_strsplit(sets[n], "=", 2);
-		ov[n] = (struct override){kv[n][0], kv[n][1]};
-	}
-	sc = scenario_load(path, ov, n, false, 0, &err);
-	ck_assert_msg(sc != NULL, "%s", err.msg);
-	r = run_variant(sc, 0, true, &err);
-	ck_assert_msg(r != NULL, "%s", err.msg);
-	*sc_out = sc;
-	for (uint32_t i = 0; i < n; i++)
-		g_strfreev(kv[i]);
-	return r;
-}
-
 /* Average hold time (ps) of the res_counter lock with @cpus CPUs charging under @kind. */
 static uint64_t hold_avg(const char *kind, const char *cpus)
 {
@@ -45,7 +18,7 @@ static uint64_t hold_avg(const char *kind, const char *cpus)
 	const char *sets[] = {k, c, "end.time_us=40", "machine=skylake-sp-2s", "actors[1].cpus=39",
 			      NULL};
 	struct scenario *sc;
-	struct run_result *r = run_data("res-counter.yaml", sets, &sc);
+	struct run_result *r = tu_run_scenario("sim/tests/data/res-counter.yaml", sets, 0, &sc);
 	const struct lockstat *ls;
 	uint64_t avg;
 
@@ -80,7 +53,7 @@ END_TEST
 START_TEST(interp_values_and_counters)
 {
 	struct scenario *sc;
-	struct run_result *r = run_data("res-counter.yaml", NULL, &sc);
+	struct run_result *r = tu_run_scenario("sim/tests/data/res-counter.yaml", NULL, 0, &sc);
 	const struct world *w = r->world;
 	uint64_t charges = r->actors[0].iterations;
 	uint64_t usage = mem_peek(r->mem, w->ents->base[w->ents->base_at[0]], 8);
@@ -103,7 +76,7 @@ START_TEST(interp_typed_local_entity)
 	const char *sets[] = {"actors[0].loop[0].call=charge_by_id", "actors[0].loop[0].args=[0]",
 			      NULL};
 	struct scenario *sc;
-	struct run_result *r = run_data("res-counter.yaml", sets, &sc);
+	struct run_result *r = tu_run_scenario("sim/tests/data/res-counter.yaml", sets, 0, &sc);
 	const struct world *w = r->world;
 	uint64_t usage = mem_peek(r->mem, w->ents->base[w->ents->base_at[0]], 8);
 

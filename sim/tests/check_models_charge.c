@@ -12,50 +12,12 @@
 #include "scenario.h"
 #include "testutil.h"
 
-/* Run sim/tests/data/NAME with overrides "key=value" (NULL-terminated), invariant checks on. */
-static struct run_result *run_data(const char *name, const char *const *sets,
-				   struct scenario **sc_out)
-{
-	g_autofree char *path = g_strdup_printf("%s/sim/tests/data/%s", getenv("C2CSIM_SRCDIR"),
-						name);
-	struct override ov[8];
-	uint32_t n = 0;
-	char **kv[8] = {0};
-	struct c2c_err err = {0};
-	struct scenario *sc;
-	struct run_result *r;
-
-	for (; sets && sets[n]; n++) {
-		kv[n] = g_strsplit(sets[n], "=", 2);
-		ov[n] = (struct override){kv[n][0], kv[n][1]};
-	}
-	sc = scenario_load(path, ov, n, false, 0, &err);
-	ck_assert_msg(sc != NULL, "%s", err.msg);
-	r = run_variant(sc, 0, true, &err);
-	ck_assert_msg(r != NULL, "%s", err.msg);
-	*sc_out = sc;
-	for (uint32_t i = 0; i < n; i++)
-		g_strfreev(kv[i]);
-	return r;
-}
-
 static uint64_t w_calls(const struct run_result *r, const char *path)
 {
 	int i = program_find(r->prog, path);
 
 	ck_assert_msg(i >= 0, "no path %s", path);
 	return r->world->pstats[i].calls;
-}
-
-static int32_t entity(const struct run_result *r, const char *name)
-{
-	const struct entities *e = r->world->ents;
-
-	for (uint32_t i = 0; i < e->nr; i++)
-		if (!strcmp(e->name[i], name))
-			return (int32_t)i;
-	ck_abort_msg("no entity %s", name);
-	return -1;
 }
 
 /* Address of MEMBER in object OBJ (node 0's instance, CPU 0's for per-cpu) of entity @ent. */
@@ -112,7 +74,7 @@ static uint64_t stock_pages(const struct scenario *sc, const struct run_result *
 START_TEST(models_charge_shmem_80)
 {
 	struct scenario *sc;
-	struct run_result *r = run_data("models-charge.yaml", NULL, &sc);
+	struct run_result *r = tu_run_scenario("sim/tests/data/models-charge.yaml", NULL, 0, &sc);
 	const struct world *w = r->world;
 	int fault = program_find(r->prog, "page_fault_shmem");
 	int lock = -1;
@@ -177,8 +139,9 @@ static void charged_after(int pages)
 	g_autofree char *it = g_strdup_printf("end.iterations=%d", pages);
 	const char *sets[] = {it, NULL};
 	struct scenario *sc;
-	struct run_result *r = run_data("models-charge-one.yaml", sets, &sc);
-	int32_t cg = entity(r, "cg"), root = entity(r, "root");
+	struct run_result *r = tu_run_scenario("sim/tests/data/models-charge-one.yaml",
+					       sets, 0, &sc);
+	int32_t cg = tu_entity(r, "cg"), root = tu_entity(r, "root");
 	uint64_t want = (uint64_t)(pages + 63) / 64 * 64;
 	uint64_t usage = mem_peek(r->mem, ent_addr(sc, r, cg, "memcg", "memory.usage"), 8);
 	uint64_t rusage = mem_peek(r->mem, ent_addr(sc, r, root, "memcg", "memory.usage"), 8);
@@ -212,8 +175,9 @@ END_TEST
 START_TEST(models_charge_uncharge_balances)
 {
 	struct scenario *sc;
-	struct run_result *r = run_data("models-charge-balance.yaml", NULL, &sc);
-	int32_t cg = entity(r, "cg"), root = entity(r, "root");
+	struct run_result *r = tu_run_scenario("sim/tests/data/models-charge-balance.yaml",
+					       NULL, 0, &sc);
+	int32_t cg = tu_entity(r, "cg"), root = tu_entity(r, "root");
 	uint64_t cached = 0;
 	int cpus[] = {0, 1, 20, 21};
 

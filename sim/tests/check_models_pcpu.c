@@ -13,42 +13,6 @@
 #include "scenario.h"
 #include "testutil.h"
 
-/* Run sim/tests/data/NAME with overrides "key=value" (NULL-terminated). */
-static struct run_result *run_data(const char *name, const char *const *sets,
-				   struct scenario **sc_out)
-{
-	g_autofree char *path = g_strdup_printf("%s/sim/tests/data/%s", getenv("C2CSIM_SRCDIR"),
-						name);
-	struct override ov[8];
-	uint32_t n = 0;
-	char **kv[8] = {0};
-	struct c2c_err err = {0};
-	struct scenario *sc;
-	struct run_result *r;
-
-	for (; sets && sets[n]; n++) {
-		kv[n] = g_strsplit(sets[n], "=", 2);
-		ov[n] = (struct override){kv[n][0], kv[n][1]};
-	}
-	sc = scenario_load(path, ov, n, false, 0, &err);
-	ck_assert_msg(sc != NULL, "%s", err.msg);
-	r = run_variant(sc, 0, true, &err);
-	ck_assert_msg(r != NULL, "%s", err.msg);
-	*sc_out = sc;
-	for (uint32_t i = 0; i < n; i++)
-		g_strfreev(kv[i]);
-	return r;
-}
-
-static const struct counterstat *counter(const struct run_result *r, const char *name)
-{
-	for (uint32_t i = 0; i < r->prog->nr_counters; i++)
-		if (!strcmp(r->prog->counters[i], name))
-			return &r->world->cstats[i];
-	ck_abort_msg("no counter %s", name);
-	return NULL;
-}
-
 static const struct pathstat *pstat(const struct run_result *r, const char *name)
 {
 	int i = program_find(r->prog, name);
@@ -80,23 +44,13 @@ static uint64_t ent_addr(const struct scenario *sc, const struct run_result *r, 
 	return en->base[en->base_at[e] + obj * (uint32_t)r->mc->numa_nodes] + ref.offset;
 }
 
-/* HITMs of loads (and of the load half of RMWs) on the line of @addr. */
-static uint64_t line_hitm(const struct run_result *r, uint64_t addr)
-{
-	uint32_t l = mem_line(r->mem, addr);
-
-	if (l == DIR_NONE)
-		return 0;
-	return r->mem->dir.stats[l].c[LS_HITM_LCL] + r->mem->dir.stats[l].c[LS_HITM_RMT];
-}
-
 /* (a) percpu_counter_read is approximate, within batch x nr_cpus; percpu_counter_sum is exact
  * once the adders stop; memory agrees with the truth. */
 START_TEST(pcpu_read_error_bounded_sum_exact)
 {
 	struct scenario *sc;
-	struct run_result *r = run_data("models-pcpu.yaml", NULL, &sc);
-	const struct counterstat *rd = counter(r, "rss"), *sum = counter(r, "rss_sum");
+	struct run_result *r = tu_run_scenario("sim/tests/data/models-pcpu.yaml", NULL, 0, &sc);
+	const struct counterstat *rd = tu_counter(r, "rss"), *sum = tu_counter(r, "rss_sum");
 	int64_t nr_cpus = r->mc->nr_cpus, batch = MAX(32, 2 * nr_cpus);
 	uint64_t adds = r->actors[0].iterations, ncpu_add = r->actors[0].nr_threads;
 	int64_t count = (int64_t)mem_peek(r->mem, ent_addr(sc, r, 0, 0, "rss_stat[1].count"), 8);
@@ -139,8 +93,9 @@ END_TEST
 START_TEST(pcpu_atomic_read_exact)
 {
 	struct scenario *sc;
-	struct run_result *r = run_data("models-pcpu-atomic.yaml", NULL, &sc);
-	const struct counterstat *rd = counter(r, "rss");
+	struct run_result *r = tu_run_scenario("sim/tests/data/models-pcpu-atomic.yaml",
+					       NULL, 0, &sc);
+	const struct counterstat *rd = tu_counter(r, "rss");
 	uint64_t adds = r->actors[0].iterations, nthr = r->actors[0].nr_threads;
 	int64_t count = (int64_t)mem_peek(r->mem, ent_addr(sc, r, 0, 0, "rss_stat[1].count"), 8);
 
@@ -172,11 +127,12 @@ static struct mode_run run_mode(const char *path, const char *cpus)
 	g_autofree char *c = g_strdup_printf("actors[0].cpus=%s", cpus);
 	const char *sets[] = {call, c, NULL};
 	struct scenario *sc;
-	struct run_result *r = run_data("models-pcpu-modes.yaml", sets, &sc);
+	struct run_result *r = tu_run_scenario("sim/tests/data/models-pcpu-modes.yaml",
+					       sets, 0, &sc);
 	struct mode_run m;
 
 	m.mean_ps = mean_ps(r, path);
-	m.hitm = line_hitm(r, ent_addr(sc, r, 0, 0, "rss_stat[1].count"));
+	m.hitm = tu_line_hitm(r, ent_addr(sc, r, 0, 0, "rss_stat[1].count"));
 	run_result_free(r);
 	scenario_free(sc);
 	return m;
@@ -230,7 +186,8 @@ static struct fault_run run_2631(bool skip)
 	const char *sets[] = {"actors[0].loop[0].call=page_fault_2631_root_skip",
 			      "actors[0].loop[1].call=page_free_2631_root_skip", NULL};
 	struct scenario *sc;
-	struct run_result *r = run_data("models-2631.yaml", skip ? sets : NULL, &sc);
+	struct run_result *r = tu_run_scenario("sim/tests/data/models-2631.yaml",
+					       skip ? sets : NULL, 0, &sc);
 	const struct world *w = r->world;
 	uint64_t lock = ent_addr(sc, r, 0, 0, "res.lock");
 	uint64_t memsw = ent_addr(sc, r, 0, 0, "memsw.lock");
@@ -251,10 +208,10 @@ static struct fault_run run_2631(bool skip)
 			f.class_acq += w->locks[i].acquisitions;
 		}
 	f.usage = mem_peek(r->mem, ent_addr(sc, r, 0, 0, "res.usage"), 8);
-	f.usage_truth = (uint64_t)counter(r, "res_usage")->truth;
+	f.usage_truth = (uint64_t)tu_counter(r, "res_usage")->truth;
 	for (int c = 0; c < r->mc->nr_cpus; c++)
 		f.rss_sum += (int64_t)mem_peek(r->mem, cpustat + (uint64_t)c * stride, 8);
-	f.rss_truth = counter(r, "rss_pages")->truth;
+	f.rss_truth = tu_counter(r, "rss_pages")->truth;
 	run_result_free(r);
 	scenario_free(sc);
 	return f;

@@ -14,44 +14,7 @@
 
 #define PERCPU_STRIDE PERCPU_UNIT
 #define NR_ANON_MAPPED 14
-
-/* Run sim/tests/data/models-stats.yaml with overrides "key=value" (NULL-terminated). */
-static struct run_result *run_stats(const char *const *sets, struct scenario **sc_out)
-{
-	g_autofree char *path = g_strdup_printf("%s/sim/tests/data/models-stats.yaml",
-						getenv("C2CSIM_SRCDIR"));
-	struct override ov[16];
-	char **kv[16] = {0};
-	uint32_t n = 0;
-	struct c2c_err err = {0};
-	struct scenario *sc;
-	struct run_result *r;
-
-	for (; sets && sets[n]; n++) {
-		ck_assert_uint_lt(n, 16);
-		kv[n] = g_strsplit(sets[n], "=", 2);
-		ov[n] = (struct override){kv[n][0], kv[n][1]};
-	}
-	sc = scenario_load(path, ov, n, false, 0, &err);
-	ck_assert_msg(sc != NULL, "%s", err.msg);
-	r = run_variant(sc, 0, true, &err);
-	ck_assert_msg(r != NULL, "%s", err.msg);
-	for (uint32_t i = 0; i < n; i++)
-		g_strfreev(kv[i]);
-	*sc_out = sc;
-	return r;
-}
-
-static int32_t entity(const struct run_result *r, const char *name)
-{
-	const struct entities *e = r->world->ents;
-
-	for (uint32_t i = 0; i < e->nr; i++)
-		if (!strcmp(e->name[i], name))
-			return (int32_t)i;
-	ck_abort_msg("no entity %s", name);
-	return -1;
-}
+#define SCENARIO "sim/tests/data/models-stats.yaml"
 
 /* The value of MEMBER of object OBJ (node 0; CPU @cpu's instance when per-cpu) of entity
  * @ent, read from simulated memory. */
@@ -59,7 +22,7 @@ static int64_t peek(const struct scenario *sc, const struct run_result *r, const
 		    const char *obj, int cpu, const char *member)
 {
 	const struct world *w = r->world;
-	int32_t e = entity(r, ent);
+	int32_t e = tu_entity(r, ent);
 	const struct kind *k = &r->prog->kinds[w->ents->kind[e]];
 	struct c2c_err err = {0};
 	struct lref ref;
@@ -127,7 +90,7 @@ START_TEST(stats_updates_batching)
 	const char *sets[] = {"actors[0].cpus=0", "end.iterations=200",
 			      "actors[1].loop=[{op: delay, ns: 1000}]", NULL};
 	struct scenario *sc;
-	struct run_result *r = run_stats(sets, &sc);
+	struct run_result *r = tu_run_scenario(SCENARIO, sets, 0, &sc);
 
 	ck_assert_uint_eq(r->actors[0].iterations, 200);
 	ck_assert_int_eq(peek(sc, r, "child", "vmstats", 0, "stats_updates"), 192);
@@ -159,7 +122,7 @@ START_TEST(stats_updates_stop_above_threshold)
 			      "actors[0].cpus=0", "end.iterations=400",
 			      "actors[1].cpus=3", "actors[1].loop=[{op: delay, ns: 1000}]", NULL};
 	struct scenario *sc;
-	struct run_result *r = run_stats(sets, &sc);
+	struct run_result *r = tu_run_scenario(SCENARIO, sets, 0, &sc);
 
 	ck_assert_uint_eq(r->actors[0].iterations, 400);
 	/* batches at updates 64, 128, 192, 256, 320; then 320 > 256 and counting stops */
@@ -182,7 +145,7 @@ START_TEST(v2_gate_flushes)
 			      "actors[1].loop=[{op: delay, ns: 5000}, {call: memory_stat_v2, args: [child]}]",
 			      NULL};
 	struct scenario *sc;
-	struct run_result *r = run_stats(sets, &sc);
+	struct run_result *r = tu_run_scenario(SCENARIO, sets, 0, &sc);
 	int64_t flushed = peek(sc, r, "child", "vmstats", 0, "state[14]");
 	int64_t pending = 0;
 
@@ -208,7 +171,7 @@ START_TEST(flush_propagates_values)
 {
 	const char *sets[] = {"end.iterations=150", NULL};
 	struct scenario *sc;
-	struct run_result *r = run_stats(sets, &sc);
+	struct run_result *r = tu_run_scenario(SCENARIO, sets, 0, &sc);
 	uint64_t updates = r->actors[0].iterations;
 	int64_t sum = 0;
 
@@ -250,7 +213,7 @@ static uint64_t read_cost(const char *path, int cores)
 			      "actors[0].loop[1].ns=20000", "actors[1].cpus=0", "end.iterations=40",
 			      call, NULL};
 	struct scenario *sc;
-	struct run_result *r = run_stats(sets, &sc);
+	struct run_result *r = tu_run_scenario(SCENARIO, sets, 0, &sc);
 	uint64_t m = mean_ps(r, path);
 
 	run_result_free(r);

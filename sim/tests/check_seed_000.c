@@ -16,43 +16,18 @@
 #include "scenario.h"
 #include "testutil.h"
 
-#define MAX_SETS 16
 #define NR_FILE_PAGES 16
 #define PGFAULT 12
 #define WRITER_STEPS 1500   /* seed000_writer's nr in the scenario */
 
 static struct scenario *load(const char *const *sets)
 {
-	g_autofree char *path = g_strdup_printf("%s/scenarios/seeds/000-rstat-local-stats.yaml",
-						getenv("C2CSIM_SRCDIR"));
-	struct override ov[MAX_SETS];
-	char **kv[MAX_SETS] = {0};
-	struct c2c_err err = {0};
-	struct scenario *sc;
-	uint32_t n = 0;
+	struct scenario *sc = tu_load_scenario("scenarios/seeds/000-rstat-local-stats.yaml", sets);
 
-	for (; sets && sets[n]; n++) {
-		ck_assert_uint_lt(n, MAX_SETS);
-		kv[n] = g_strsplit(sets[n], "=", 2);
-		ov[n] = (struct override){kv[n][0], kv[n][1]};
-	}
-	sc = scenario_load(path, ov, n, false, 0, &err);
-	ck_assert_msg(sc != NULL, "%s", err.msg);
-	for (uint32_t i = 0; i < n; i++)
-		g_strfreev(kv[i]);
 	ck_assert_uint_eq(sc->nr_variants, 2);
 	ck_assert_str_eq(sc->v[0].name, "before");
 	ck_assert_str_eq(sc->v[1].name, "after");
 	return sc;
-}
-
-static struct run_result *run(const struct scenario *sc, uint32_t vi)
-{
-	struct c2c_err err = {0};
-	struct run_result *r = run_variant(sc, vi, true, &err);
-
-	ck_assert_msg(r != NULL, "%s", err.msg);
-	return r;
 }
 
 static const struct pathstat *ps(const struct run_result *r, const char *name)
@@ -82,23 +57,12 @@ static uint64_t read_ps(const struct run_result *r)
 	return all->lat.total - gate->lat.total;
 }
 
-static int32_t entity(const struct run_result *r, const char *name)
-{
-	const struct entities *e = r->world->ents;
-
-	for (uint32_t i = 0; i < e->nr; i++)
-		if (!strcmp(e->name[i], name))
-			return (int32_t)i;
-	ck_abort_msg("no entity %s", name);
-	return -1;
-}
-
 /* The value of @member of (node 0's, not per-cpu) object @obj of entity @ent. */
 static int64_t peek(const struct scenario *sc, uint32_t vi, const struct run_result *r,
 		    const char *ent, const char *obj, const char *member)
 {
 	const struct world *w = r->world;
-	int32_t e = entity(r, ent);
+	int32_t e = tu_entity(r, ent);
 	const struct kind *k = &r->prog->kinds[w->ents->kind[e]];
 	struct c2c_err err = {0};
 	struct lref ref;
@@ -129,7 +93,7 @@ START_TEST(read_cost_and_flush_writes)
 {
 	const char *sets[] = {"entities[1].count=100", NULL};
 	struct scenario *sc = load(sets);
-	struct run_result *b = run(sc, 0), *a = run(sc, 1);
+	struct run_result *b = tu_run_variant(sc, 0), *a = tu_run_variant(sc, 1);
 	uint64_t rb = ps(b, "read_all_memory_stat_v1")->lat.total;
 	uint64_t ra = ps(a, "read_all_memory_stat_v1")->lat.total;
 	uint64_t lb = mean_ps(b, "memcg_page_state_local"), la = mean_ps(a, "memcg_page_state_local");
@@ -202,7 +166,7 @@ START_TEST(read_cost_vs_cpus)
 		const char *sets[] = {"entities[1].count=50", cps, "actors[1].cpus=4-11",
 				      "actors[2].cpus=60", NULL};
 		struct scenario *sc = load(sets);
-		struct run_result *b = run(sc, 0), *a = run(sc, 1);
+		struct run_result *b = tu_run_variant(sc, 0), *a = tu_run_variant(sc, 1);
 
 		ck_assert_int_eq(b->mc->nr_cpus, 4 * cores[i]);
 		rb[i] = read_ps(b);

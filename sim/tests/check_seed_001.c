@@ -68,29 +68,13 @@ static uint64_t memcg_addr(const struct scenario *sc, uint32_t v, const struct r
 
 static struct seed_run run_seed(const char *variant, const char *const *sets)
 {
-	g_autofree char *path = tu_src_path(SCENARIO);
-	struct override ov[8];
-	char **kv[8] = {0};
-	uint32_t n = 0, v;
-	struct c2c_err err = {0};
-	struct scenario *sc;
-	struct run_result *r;
+	struct scenario *sc = tu_load_scenario(SCENARIO, sets);
+	uint32_t v = tu_variant(sc, variant);
+	struct run_result *r = tu_run_variant(sc, v);
+	uint32_t n = sets ? g_strv_length((char **)sets) : 0;   /* for the printout */
 	struct seed_run s = {0};
 	uint64_t base, lock_res, lock_memsw;
 	const struct dir *d;
-
-	for (; sets && sets[n]; n++) {
-		kv[n] = g_strsplit(sets[n], "=", 2);
-		ov[n] = (struct override){kv[n][0], kv[n][1]};
-	}
-	sc = scenario_load(path, ov, n, false, 0, &err);
-	ck_assert_msg(sc != NULL, "%s", err.msg);
-	for (v = 0; v < sc->nr_variants; v++)
-		if (!strcmp(sc->v[v].name, variant))
-			break;
-	ck_assert_msg(v < sc->nr_variants, "no variant %s", variant);
-	r = run_variant(sc, v, true, &err);
-	ck_assert_msg(r != NULL, "%s", err.msg);
 
 	s.per_s = (double)r->actors[0].iterations * 1e12 / (double)r->sim_time;
 	base = memcg_addr(sc, v, r, "css");
@@ -141,8 +125,6 @@ static struct seed_run run_seed(const char *variant, const char *const *sets)
 	       s.top_hitm, (lock_res - base) / 64);
 	run_result_free(r);
 	scenario_free(sc);
-	for (uint32_t i = 0; i < n; i++)
-		g_strfreev(kv[i]);
 	return s;
 }
 

@@ -70,30 +70,15 @@ static uint64_t hitm_in(const struct mem *m, uint64_t lo, uint64_t hi)
 
 static struct seed_run run_seed(const char *variant, const char *const *sets)
 {
-	g_autofree char *path = tu_src_path(SCENARIO);
-	struct override ov[8];
-	char **kv[8] = {0};
-	uint32_t n = 0, v;
+	struct scenario *sc = tu_load_scenario(SCENARIO, sets);
+	uint32_t v = tu_variant(sc, variant);
+	struct run_result *r = tu_run_variant(sc, v);
+	uint32_t n = sets ? g_strv_length((char **)sets) : 0;   /* for the printout */
 	struct c2c_err err = {0};
-	struct scenario *sc;
-	struct run_result *r;
 	struct seed_run s = {0};
 	const struct entities *en;
 	int pn, stat;
 	int32_t cg = -1;
-
-	for (; sets && sets[n]; n++) {
-		kv[n] = g_strsplit(sets[n], "=", 2);
-		ov[n] = (struct override){kv[n][0], kv[n][1]};
-	}
-	sc = scenario_load(path, ov, n, false, 0, &err);
-	ck_assert_msg(sc != NULL, "%s", err.msg);
-	for (v = 0; v < sc->nr_variants; v++)
-		if (!strcmp(sc->v[v].name, variant))
-			break;
-	ck_assert_msg(v < sc->nr_variants, "no variant %s", variant);
-	r = run_variant(sc, v, true, &err);
-	ck_assert_msg(r != NULL, "%s", err.msg);
 
 	s.iterations = r->actors[0].iterations;
 	s.per_s = (double)s.iterations * 1e12 / (double)r->sim_time;
@@ -123,8 +108,6 @@ static struct seed_run run_seed(const char *variant, const char *const *sets)
 	       " iterations, pn line 0 HITMs %" G_GUINT64_FORMAT ", lru_lock line HITMs %"
 	       G_GUINT64_FORMAT "\n", variant, n ? sets[n - 1] : "", s.per_s / 1e6, s.iterations,
 	       s.pn_l0_hitm, s.pn_lock_hitm);
-	for (uint32_t i = 0; i < n; i++)
-		g_strfreev(kv[i]);
 	run_result_free(r);
 	scenario_free(sc);
 	return s;

@@ -23,35 +23,18 @@ static struct scenario *sc;
 
 static void load_once(void)
 {
-	static const struct override ov[] = {{"end.iterations", "400"}};
-	g_autofree char *path = NULL;
-	struct c2c_err err = {0};
+	static const char *const sets[] = {"end.iterations=400", NULL};
 
-	if (sc)
-		return;
-	path = g_strdup_printf("%s/scenarios/seeds/003-rstat-speculative-flush.yaml",
-			       getenv("C2CSIM_SRCDIR"));
-	sc = scenario_load(path, ov, 1, false, 0, &err);
-	ck_assert_msg(sc != NULL, "%s", err.msg);
-}
-
-static uint32_t vidx(const char *name)
-{
-	for (uint32_t i = 0; i < sc->nr_variants; i++)
-		if (!strcmp(sc->v[i].name, name))
-			return i;
-	ck_abort_msg("no variant %s", name);
-	return 0;
+	if (!sc)
+		sc = tu_load_scenario("scenarios/seeds/003-rstat-speculative-flush.yaml", sets);
 }
 
 static struct run_result *run(const char *name)
 {
-	struct c2c_err err = {0};
 	struct run_result *r;
 
 	load_once();
-	r = run_variant(sc, vidx(name), true, &err);
-	ck_assert_msg(r != NULL, "%s: %s", name, err.msg);
+	r = tu_run_variant(sc, tu_variant(sc, name));
 	ck_assert_uint_eq(r->actors[0].nr_threads, 1);
 	ck_assert_uint_eq(r->actors[0].iterations, ITERS);
 	ck_assert_int_eq(r->mc->nr_cpus, 112);

@@ -20,35 +20,14 @@ static struct scenario *sc;
 
 static void load_once(void)
 {
-	g_autofree char *path = NULL;
-	struct c2c_err err = {0};
-
-	if (sc)
-		return;
-	path = g_strdup_printf("%s/scenarios/seeds/004-percpu-counter-atomic.yaml",
-			       getenv("C2CSIM_SRCDIR"));
-	sc = scenario_load(path, NULL, 0, false, 0, &err);
-	ck_assert_msg(sc != NULL, "%s", err.msg);
-}
-
-static uint32_t vidx(const char *name)
-{
-	for (uint32_t i = 0; i < sc->nr_variants; i++)
-		if (!strcmp(sc->v[i].name, name))
-			return i;
-	ck_abort_msg("no variant %s", name);
-	return 0;
+	if (!sc)
+		sc = tu_load_scenario("scenarios/seeds/004-percpu-counter-atomic.yaml", NULL);
 }
 
 static struct run_result *run(const char *name)
 {
-	struct c2c_err err = {0};
-	struct run_result *r;
-
 	load_once();
-	r = run_variant(sc, vidx(name), true, &err);
-	ck_assert_msg(r != NULL, "%s: %s", name, err.msg);
-	return r;
+	return tu_run_variant(sc, tu_variant(sc, name));
 }
 
 /* Mean latency of path @name in ps (0 when never called). */
@@ -70,15 +49,6 @@ static uint64_t calls(const struct run_result *r, const char *name)
 	return r->world->pstats[i].calls;
 }
 
-static const struct counterstat *counter(const struct run_result *r, const char *name)
-{
-	for (uint32_t i = 0; i < r->prog->nr_counters; i++)
-		if (!strcmp(r->prog->counters[i], name))
-			return &r->world->cstats[i];
-	ck_abort_msg("no counter %s", name);
-	return NULL;
-}
-
 /* Address of rss_stat[1].count (MM_ANONPAGES) in entity 0 (proc)'s mm_struct. */
 static uint64_t count_addr(const char *variant, const struct run_result *r)
 {
@@ -88,18 +58,10 @@ static uint64_t count_addr(const char *variant, const struct run_result *r)
 	struct lref ref;
 
 	ck_assert_str_eq(ko->name, "mm");
-	ck_assert_msg(layout_find(sc->v[vidx(variant)].lib, ko->layout, "rss_stat[1].count", &ref,
+	ck_assert_msg(layout_find(sc->v[tu_variant(sc, variant)].lib, ko->layout,
+				  "rss_stat[1].count", &ref,
 				  (struct c2c_mark){"test", 0, 0}, &err), "%s", err.msg);
 	return en->base[en->base_at[0]] + ref.offset;
-}
-
-static uint64_t line_hitm(const struct run_result *r, uint64_t addr)
-{
-	uint32_t l = mem_line(r->mem, addr);
-
-	if (l == DIR_NONE)
-		return 0;
-	return r->mem->dir.stats[l].c[LS_HITM_LCL] + r->mem->dir.stats[l].c[LS_HITM_RMT];
 }
 
 /* Show 1: the single-threaded lmbench fork_proc-like iteration costs less after; the saving is
@@ -155,8 +117,8 @@ START_TEST(seed004_threads_sweep)
 		cp[i] = mean_ps(p, "mm_rss_fault");
 		ca[i] = mean_ps(t, "mm_rss_fault");
 		up[i] = calls(t, "mm_rss_fault");
-		hp[i] = line_hitm(p, count_addr(vp, p));
-		ha[i] = line_hitm(t, count_addr(va, t));
+		hp[i] = tu_line_hitm(p, count_addr(vp, p));
+		ha[i] = tu_line_hitm(t, count_addr(va, t));
 		printf("seed004 %2d threads: ns/update per-cpu %8.2f (HITM %6" G_GUINT64_FORMAT
 		       ") atomic %8.2f (HITM %6" G_GUINT64_FORMAT ", %" G_GUINT64_FORMAT " updates)\n",
 		       threads[i], cp[i] / 1e3, hp[i], ca[i] / 1e3, ha[i], up[i]);
@@ -205,7 +167,7 @@ END_TEST
 START_TEST(seed004_read_error)
 {
 	struct run_result *p = run("pcpu-read"), *a = run("atomic-read");
-	const struct counterstat *ep = counter(p, "rss"), *ea = counter(a, "rss");
+	const struct counterstat *ep = tu_counter(p, "rss"), *ea = tu_counter(a, "rss");
 	int64_t nr_cpus = p->mc->nr_cpus, batch = MAX(32, 2 * nr_cpus);
 
 	printf("seed004 read error, 95 faulting threads: per-cpu max %" G_GUINT64_FORMAT

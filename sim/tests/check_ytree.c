@@ -11,24 +11,9 @@
 
 #include "ytree.h"
 #include "testutil.h"
+#include "ytree_helpers.h"
 
 /* ---- helpers ---------------------------------------------------------------------------- */
-
-static struct yt_node *load(const char *text, struct c2c_err *err)
-{
-	return yt_load_string("t.yaml", text, strlen(text), err);
-}
-
-/* Parse @text that must be valid; fails the test otherwise. */
-static struct yt_node *load_ok(const char *text)
-{
-	struct c2c_err err = { 0 };
-	struct yt_node *root = load(text, &err);
-
-	ck_assert_msg(root != NULL, "parse failed: %s", err.msg);
-	ck_assert(!err.set);
-	return root;
-}
 
 /* Parse @text that must fail with exactly @msg. */
 static void load_fails(const char *text, const char *msg)
@@ -59,21 +44,6 @@ static void remove_tmp(char *path)
 	g_unlink(path);
 	g_free(path);
 }
-
-static void assert_mark(const struct yt_node *n, const char *file, int line, int col)
-{
-	ck_assert_ptr_nonnull(n);
-	ck_assert_str_eq(n->mark.file, file);
-	ck_assert_int_eq(n->mark.line, line);
-	ck_assert_int_eq(n->mark.col, col);
-}
-
-/* Structural equality: kinds, texts, quoted flags, order; marks are not compared. */
-#define ASSERT_ERR(err, text)                        \
-	do {                                         \
-		ck_assert((err).set);                \
-		ck_assert_str_eq((err).msg, (text)); \
-	} while (0)
 
 /* ---- yt_load_file ------------------------------------------------------------------------ */
 

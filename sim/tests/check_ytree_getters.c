@@ -8,33 +8,12 @@
 
 #include "ytree.h"
 #include "testutil.h"
+#include "ytree_helpers.h"
 
 /* ---- helpers ---------------------------------------------------------------------------- */
 
-static struct yt_node *load(const char *text, struct c2c_err *err)
-{
-	return yt_load_string("t.yaml", text, strlen(text), err);
-}
-
-/* Parse @text that must be valid; fails the test otherwise. */
-static struct yt_node *load_ok(const char *text)
-{
-	struct c2c_err err = { 0 };
-	struct yt_node *root = load(text, &err);
-
-	ck_assert_msg(root != NULL, "parse failed: %s", err.msg);
-	ck_assert(!err.set);
-	return root;
-}
-
 /* Parse "v: TEXT" and return the root; the value is yt_get(root, "v"). */
 #define VAL(root) yt_get((root), "v")
-
-#define ASSERT_ERR(err, text)                        \
-	do {                                         \
-		ck_assert((err).set);                \
-		ck_assert_str_eq((err).msg, (text)); \
-	} while (0)
 
 /* ---- yt_int ------------------------------------------------------------------------------ */
 

@@ -2,6 +2,7 @@
 #include "testutil.h"
 
 #include <glib.h>
+#include <string.h>
 
 #include "ytree.h"
 
@@ -28,6 +29,82 @@ void tu_machine(struct machine *m, const char *name, const char *const *override
 	}
 	ck_assert_msg(machine_load(m, t, &err), "%s", err.msg);
 	yt_free(t);
+}
+
+struct scenario *tu_load_scenario(const char *rel_path, const char *const *sets)
+{
+	g_autofree char *path = tu_src_path(rel_path);
+	uint32_t n = sets ? g_strv_length((char **)sets) : 0;
+	g_autofree struct override *ov = g_new0(struct override, n + 1);
+	g_autofree char ***kv = g_new0(char **, n + 1);
+	struct c2c_err err = {0};
+	struct scenario *sc;
+
+	for (uint32_t i = 0; i < n; i++) {
+		kv[i] = g_strsplit(sets[i], "=", 2);
+		ov[i] = (struct override){kv[i][0], kv[i][1]};
+	}
+	sc = scenario_load(path, ov, n, false, 0, &err);
+	for (uint32_t i = 0; i < n; i++)
+		g_strfreev(kv[i]);
+	ck_assert_msg(sc != NULL, "%s", err.msg);
+	return sc;
+}
+
+uint32_t tu_variant(const struct scenario *sc, const char *name)
+{
+	for (uint32_t i = 0; i < sc->nr_variants; i++)
+		if (!strcmp(sc->v[i].name, name))
+			return i;
+	ck_abort_msg("no variant %s", name);
+	return 0;
+}
+
+struct run_result *tu_run_variant(const struct scenario *sc, uint32_t v)
+{
+	struct c2c_err err = {0};
+	struct run_result *r = run_variant(sc, v, true, &err);
+
+	ck_assert_msg(r != NULL, "%s: %s", sc->v[v].name, err.msg);
+	return r;
+}
+
+struct run_result *tu_run_scenario(const char *rel_path, const char *const *sets,
+				   uint32_t variant, struct scenario **sc_out)
+{
+	struct scenario *sc = tu_load_scenario(rel_path, sets);
+
+	*sc_out = sc;
+	return tu_run_variant(sc, variant);
+}
+
+int32_t tu_entity(const struct run_result *r, const char *name)
+{
+	const struct entities *e = r->world->ents;
+
+	for (uint32_t i = 0; i < e->nr; i++)
+		if (!strcmp(e->name[i], name))
+			return (int32_t)i;
+	ck_abort_msg("no entity %s", name);
+	return -1;
+}
+
+const struct counterstat *tu_counter(const struct run_result *r, const char *name)
+{
+	for (uint32_t i = 0; i < r->prog->nr_counters; i++)
+		if (!strcmp(r->prog->counters[i], name))
+			return &r->world->cstats[i];
+	ck_abort_msg("no counter %s", name);
+	return NULL;
+}
+
+uint64_t tu_line_hitm(const struct run_result *r, uint64_t addr)
+{
+	uint32_t l = mem_line(r->mem, addr);
+
+	if (l == DIR_NONE)
+		return 0;
+	return r->mem->dir.stats[l].c[LS_HITM_LCL] + r->mem->dir.stats[l].c[LS_HITM_RMT];
 }
 
 simtime_t tu_hammer(struct mem *m, const int *cpus, const uint64_t *addrs, int n,

@@ -1,6 +1,7 @@
 /*
  * testutil.h - helpers shared by the Check suites: machines from the source tree or from
- * inline YAML, and a tiny deterministic driver that lets CPUs issue operations in turn.
+ * inline YAML, scenarios loaded with overrides and run, and a tiny deterministic driver that
+ * lets CPUs issue operations in turn.
  */
 #ifndef C2C_TESTUTIL_H
 #define C2C_TESTUTIL_H
@@ -8,8 +9,11 @@
 #include <check.h>
 #include <stdlib.h>
 
+#include "interp.h"
 #include "machine.h"
 #include "mem.h"
+#include "run.h"
+#include "scenario.h"
 
 /* A path under the source tree (C2CSIM_SRCDIR is set by meson test).  Caller frees. */
 char *tu_src_path(const char *rel);
@@ -17,6 +21,32 @@ char *tu_src_path(const char *rel);
 /* Load models/machines/NAME.yaml, with optional overrides "key=value" (NULL-terminated),
  * into @m; fails the test on error. */
 void tu_machine(struct machine *m, const char *name, const char *const *overrides);
+
+/* Load the scenario at @rel_path (relative to C2CSIM_SRCDIR) with overrides "key=value"
+ * (@sets, NULL-terminated; NULL for none), as `c2csim run --set` would; fails the test with
+ * the loader's message on error.  Free with scenario_free. */
+struct scenario *tu_load_scenario(const char *rel_path, const char *const *sets);
+
+/* Index of the variant named @name in @sc; fails the test if there is none. */
+uint32_t tu_variant(const struct scenario *sc, const char *name);
+
+/* Run variant @v of @sc with the invariant checks on; fails the test with "VARIANT: error
+ * message" on failure.  Free with run_result_free. */
+struct run_result *tu_run_variant(const struct scenario *sc, uint32_t v);
+
+/* tu_load_scenario(@rel_path, @sets), then tu_run_variant() of its variant @variant; the
+ * scenario is returned in @sc_out (the caller frees it after the result). */
+struct run_result *tu_run_scenario(const char *rel_path, const char *const *sets,
+				   uint32_t variant, struct scenario **sc_out);
+
+/* Index of the entity named @name in @r's world; fails the test if there is none. */
+int32_t tu_entity(const struct run_result *r, const char *name);
+
+/* Statistics of the counter named @name in @r's world; fails the test if there is none. */
+const struct counterstat *tu_counter(const struct run_result *r, const char *name);
+
+/* HITMs of loads (and of the load half of RMWs) on the line of @addr; 0 if never touched. */
+uint64_t tu_line_hitm(const struct run_result *r, uint64_t addr);
 
 /* Run @n CPUs, each issuing @op on @addrs[i] @iters times, a CPU issuing again as soon as the
  * memory system lets it; the CPU with the earliest next time goes first (ties: lower index).
