@@ -2,6 +2,7 @@
 #include "interp.h"
 
 #include <glib.h>
+#include <inttypes.h>
 #include <string.h>
 
 #include "interp_int.h"
@@ -47,8 +48,18 @@ uint64_t it_addr(struct pthread *t, const struct paddr *a, int *cpu_out)
 	for (int i = 0; i < a->nr_idx; i++) {
 		int64_t ix = expr_eval(a->idx[i], loc, t->builtins);
 
-		if (ix < 0 || (a->bound[i] && ix >= a->bound[i]))
+		if (ix < 0 || (a->bound[i] && ix >= a->bound[i])) {
+			/* A model bug: stop the run and say where, rather than touch other memory. */
+			const struct frame *f = &t->frames[t->depth - 1];
+
+			if (!w->mem->failed)
+				snprintf(w->mem->fail_msg, sizeof(w->mem->fail_msg), "model error: path "
+					 "%s, instruction %u: index %" PRId64 " is out of range (expected "
+					 "0 to %u)", w->prog->paths[f->path].name, f->pc, ix,
+					 a->bound[i] ? a->bound[i] - 1 : 0);
+			w->mem->failed = true;
 			ix = 0;
+		}
 		addr += (uint64_t)ix * a->stride[i];
 	}
 	if (cpu_out)

@@ -391,6 +391,22 @@ START_TEST(run_path_variants_compared_and_identical)
 }
 END_TEST
 
+/* A model that indexes past an array stops the run (exit 1) and names the path. */
+START_TEST(run_model_index_out_of_range)
+{
+	const char *a[] = {"run", "sim/tests/data/res-counter.yaml", "--quiet", "--set",
+			   "actors[0].loop[0].call=bad_index", "--set",
+			   "actors[0].loop[0].args=[root, 5]", NULL};
+	struct cmd c;
+
+	c2csim(&c, a);
+	ck_assert_int_eq(c.status, 1);
+	ck_assert_msg(strstr(c.err, "model error: path bad_index, instruction 0: index 5 is out of "
+			     "range (expected 0 to 4)") != NULL, "%s", c.err);
+	cmd_free(&c);
+}
+END_TEST
+
 START_TEST(main_usage_and_version)
 {
 	const char *help[] = {"--help", NULL}, *ver[] = {"--version", NULL}, *none[] = {NULL};
@@ -447,6 +463,7 @@ static Suite *cli_suite(void)
 	tcase_add_test(tc, layout_check_pair_placement);
 	tcase_add_test(tc, layout_show_fields_diff);
 	tcase_add_test(tc, run_path_variants_compared_and_identical);
+	tcase_add_test(tc, run_model_index_out_of_range);
 	tcase_add_loop_test(tc, run_bad_input, 0, G_N_ELEMENTS(bads));
 	suite_add_tcase(s, tc);
 	tc = tcase_create("main");
