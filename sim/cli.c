@@ -17,6 +17,7 @@ struct run_args {
 	const char *out;
 	GArray *ov;          /* struct override; keys and values point into argv or ov_text */
 	GPtrArray *ov_text;  /* strings we made (owned) */
+	GPtrArray *only;     /* --variant names (point into argv), NULL-terminated when used */
 	bool seed_set, check, quiet;
 	uint64_t seed;
 };
@@ -62,7 +63,8 @@ static bool parse_run_args(int argc, char **argv, struct run_args *a, struct c2c
 		} else if (!strcmp(opt, "--pair")) {
 			add_override(a, "report.group=pair", err);
 		} else if ((!strcmp(opt, "--seed") || !strcmp(opt, "--out") ||
-			    !strcmp(opt, "--set") || !strcmp(opt, "--sort")) && !has_val) {
+			    !strcmp(opt, "--set") || !strcmp(opt, "--sort") ||
+			    !strcmp(opt, "--variant")) && !has_val) {
 			err_setf(err, "c2csim run: %s needs a value (see c2csim --help)", opt);
 			return false;
 		} else if (!strcmp(opt, "--seed")) {
@@ -75,6 +77,8 @@ static bool parse_run_args(int argc, char **argv, struct run_args *a, struct c2c
 			}
 		} else if (!strcmp(opt, "--out")) {
 			a->out = argv[++i];
+		} else if (!strcmp(opt, "--variant")) {
+			g_ptr_array_add(a->only, argv[++i]);
 		} else if (!strcmp(opt, "--set")) {
 			if (!add_override(a, argv[++i], err))
 				return false;
@@ -85,7 +89,7 @@ static bool parse_run_args(int argc, char **argv, struct run_args *a, struct c2c
 			add_override(a, kv, err);
 		} else if (opt[0] == '-') {
 			err_setf(err, "c2csim run: unknown option '%s' (expected --seed, --out, --set, "
-				 "--check, --quiet, --pair or --sort)", opt);
+				 "--variant, --check, --quiet, --pair or --sort)", opt);
 			return false;
 		} else if (a->scenario) {
 			err_setf(err, "c2csim run: more than one scenario ('%s' and '%s')",
@@ -122,8 +126,11 @@ static int run_scenario(struct run_args *a, struct c2c_err *err)
 	struct run_result **runs;
 	int status = 0;
 
-	sc = scenario_load(path, (struct override *)(void *)a->ov->data, a->ov->len, a->seed_set,
-			   a->seed, err);
+	if (a->only->len)
+		g_ptr_array_add(a->only, NULL);
+	sc = scenario_load_only(path, (struct override *)(void *)a->ov->data, a->ov->len,
+				a->seed_set, a->seed,
+				a->only->len ? (const char *const *)a->only->pdata : NULL, err);
 	if (!sc)
 		return 2;
 	runs = g_new0(struct run_result *, sc->nr_variants);
@@ -150,7 +157,8 @@ static int run_scenario(struct run_args *a, struct c2c_err *err)
 int cli_run(int argc, char **argv)
 {
 	struct run_args a = {.ov = g_array_new(FALSE, FALSE, sizeof(struct override)),
-			     .ov_text = g_ptr_array_new_with_free_func(g_free)};
+			     .ov_text = g_ptr_array_new_with_free_func(g_free),
+			     .only = g_ptr_array_new()};
 	struct c2c_err err = {0};
 	int status;
 
@@ -162,6 +170,7 @@ int cli_run(int argc, char **argv)
 		fprintf(stderr, "%s\n", err.msg);
 	g_array_free(a.ov, TRUE);
 	g_ptr_array_free(a.ov_text, TRUE);
+	g_ptr_array_free(a.only, TRUE);
 	return status;
 }
 

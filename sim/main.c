@@ -1,7 +1,8 @@
 /*
  * main.c - the c2csim command line.
  *
- *   c2csim run [SCENARIO] [--seed N] [--out DIR] [--set KEY=VALUE]... [--check] [--quiet]
+ *   c2csim run [SCENARIO] [--seed N] [--out DIR] [--set KEY=VALUE]... [--variant NAME]...
+ *              [--check] [--quiet]
  *              [--pair] [--sort tot|lcl|rmt]
  *   c2csim protocol          print the coherence protocol table
  *   c2csim bench [--scale N] simulated accesses per host second on the benchmark scenarios
@@ -28,7 +29,8 @@ static const char usage[] =
 	"      --seed N              override the scenario's seed\n"
 	"      --out DIR             results directory (default results/<scenario name>)\n"
 	"      --set KEY=VALUE       override any parameter, e.g. machine.prefetch.adjacent_line=false\n"
-	"                            or end.time_us=50; repeatable; applies to every variant\n"
+	"                            or end.time_us=50; repeatable; applies to every variant run\n"
+	"      --variant NAME        run only this variant (repeatable; default: all)\n"
 	"      --check               check the SWMR and data-value invariants on every transition\n"
 	"                            (also on when the environment has C2CSIM_CHECK=1)\n"
 	"      --quiet               do not print the report (the results directory is written)\n"

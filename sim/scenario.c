@@ -274,7 +274,7 @@ static bool make_variant(struct scenario *sc, struct variant *v, const struct yt
 				"'_', '.' or '-')", what, name);
 			return false;
 		}
-		for (uint32_t j = 0; j < i; j++)
+		for (uint32_t j = 0; j + 1 < sc->nr_variants; j++) /* those made before */
 			if (!strcmp(sc->v[j].name, name)) {
 				err_set(err, k->mark, "%s: variant '%s' defined twice", what, name);
 				return false;
@@ -296,8 +296,51 @@ static bool make_variant(struct scenario *sc, struct variant *v, const struct yt
 	return load_variant(v, dir, err);
 }
 
+/* Is variant @vnode's name in @only (NULL: every variant is)? */
+static bool selected(const struct yt_node *vnode, const char *const *only)
+{
+	const struct yt_node *n = vnode->kind == YT_MAP ? yt_get(vnode, "name") : NULL;
+
+	for (; only && *only; only++)
+		if (n && n->kind == YT_SCALAR && !strcmp(n->str, *only))
+			return true;
+	return !only || !n; /* a variant without a name is reported by make_variant */
+}
+
+/* Every name in @only names a variant. */
+static bool check_selection(const struct scenario *sc, const struct yt_node *vars,
+			    const char *const *only, struct c2c_err *err)
+{
+	for (; only && *only; only++) {
+		bool found = false;
+
+		for (uint32_t i = 0; i < sc->nr_variants && !found; i++)
+			found = !strcmp(sc->v[i].name, *only);
+		if (!found) {
+			g_autoptr(GString) names = g_string_new(NULL);
+
+			for (size_t i = 0; vars && i < vars->len; i++) {
+				const struct yt_node *n = yt_get(vars->items[i], "name");
+
+				g_string_append_printf(names, "%s%s", i ? ", " : "", n ? n->str : "?");
+			}
+			err_setf(err, "%s:1:1: no variant '%s' (expected one of: %s)", sc->path, *only,
+				 vars ? names->str : "default");
+			return false;
+		}
+	}
+	return true;
+}
+
 struct scenario *scenario_load(const char *path, const struct override *ov, uint32_t nr_ov,
 			       bool seed_set, uint64_t seed, struct c2c_err *err)
+{
+	return scenario_load_only(path, ov, nr_ov, seed_set, seed, NULL, err);
+}
+
+struct scenario *scenario_load_only(const char *path, const struct override *ov, uint32_t nr_ov,
+				    bool seed_set, uint64_t seed, const char *const *only,
+				    struct c2c_err *err)
 {
 	struct scenario *sc = g_new0(struct scenario, 1);
 	g_autofree char *dir = g_path_get_dirname(path);
@@ -323,11 +366,16 @@ struct scenario *scenario_load(const char *path, const struct override *ov, uint
 		ok = false;
 	}
 	sc->has_variants = vars != NULL;
-	sc->nr_variants = vars ? (uint32_t)vars->len : 1;
-	sc->v = g_new0(struct variant, sc->nr_variants);
-	for (uint32_t i = 0; ok && i < sc->nr_variants; i++)
-		ok = make_variant(sc, &sc->v[i], root, vars ? vars->items[i] : NULL, i, ov, nr_ov,
-				  seed_set, seed, dir, err);
+	sc->v = g_new0(struct variant, vars ? vars->len : 1);
+	for (uint32_t i = 0; ok && i < (vars ? vars->len : 1); i++) {
+		if (vars && !selected(vars->items[i], only))
+			continue;
+		/* Counted before it is made: scenario_free releases a half-made variant too. */
+		sc->nr_variants++;
+		ok = make_variant(sc, &sc->v[sc->nr_variants - 1], root, vars ? vars->items[i] : NULL,
+				  i, ov, nr_ov, seed_set, seed, dir, err);
+	}
+	ok = ok && check_selection(sc, vars, only, err);
 	yt_free(root);
 	if (!ok) {
 		scenario_free(sc);

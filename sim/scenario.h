@@ -141,6 +141,13 @@ struct scenario *scenario_load(const char *path, const struct override *ov, uint
 			       bool seed_set, uint64_t seed, struct c2c_err *err);
 void scenario_free(struct scenario *sc);
 
+/* scenario_load_only - as scenario_load, keeping only the variants named in @only
+ * (NULL-terminated; NULL keeps all), in file order; overrides apply to those only.  A name
+ * that is not a variant is an error. */
+struct scenario *scenario_load_only(const char *path, const struct override *ov, uint32_t nr_ov,
+				    bool seed_set, uint64_t seed, const char *const *only,
+				    struct c2c_err *err);
+
 /* scenario_find_machine - resolve a machine model name to a file path: NAME.yaml under
  * models/machines/ found by walking up from @from_dir, else under the source tree's
  * models/machines.  Return: a newly allocated path (g_free), or NULL when not found. */

@@ -391,6 +391,33 @@ START_TEST(run_path_variants_compared_and_identical)
 }
 END_TEST
 
+/* --variant keeps the named variants only; a name that is no variant is bad input. */
+START_TEST(run_variant_selection)
+{
+	g_autofree char *tmp = tmpdir();
+	const char *a[] = {"run", "sim/tests/data/res-counter-variants.yaml", "--quiet", "--out",
+			   tmp, "--variant", "queued", NULL};
+	const char *bad[] = {"run", "sim/tests/data/res-counter-variants.yaml", "--variant", "mcs",
+			     NULL};
+	struct cmd c;
+
+	c2csim(&c, a);
+	ck_assert_msg(c.status == 0, "%s", c.err);
+	{
+		g_autofree char *s = slurp(tmp, "summary.yaml");
+
+		ck_assert_ptr_nonnull(strstr(s, "  queued:"));
+		ck_assert_ptr_null(strstr(s, "  ticket:"));
+	}
+	cmd_free(&c);
+	c2csim(&c, bad);
+	assert_one_line_error(&c, "res-counter-variants.yaml:1:1", "no variant 'mcs' (expected one "
+			      "of: ticket, queued)");
+	cmd_free(&c);
+	rm_rf(tmp);
+}
+END_TEST
+
 /* A model that indexes past an array stops the run (exit 1) and names the path. */
 START_TEST(run_model_index_out_of_range)
 {
@@ -464,6 +491,7 @@ static Suite *cli_suite(void)
 	tcase_add_test(tc, layout_show_fields_diff);
 	tcase_add_test(tc, run_path_variants_compared_and_identical);
 	tcase_add_test(tc, run_model_index_out_of_range);
+	tcase_add_test(tc, run_variant_selection);
 	tcase_add_loop_test(tc, run_bad_input, 0, G_N_ELEMENTS(bads));
 	suite_add_tcase(s, tc);
 	tc = tcase_create("main");
