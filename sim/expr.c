@@ -276,3 +276,13 @@ void expr_free(struct expr *e)
 	g_free(e->code);
 	g_free(e);
 }
+
+uint64_t expr_locals(const struct expr *e)
+{
+	uint64_t m = 0;
+
+	for (uint32_t i = 0; e && i < e->len; i++)
+		if (e->code[i].op == E_LOCAL && e->code[i].v < 64)
+			m |= 1ull << e->code[i].v;
+	return m;
+}

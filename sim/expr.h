@@ -43,6 +43,9 @@ void expr_free(struct expr *e);
 /* expr_const - true (and *v) when @e is a constant after folding. */
 bool expr_const(const struct expr *e, int64_t *v);
 
+/* expr_locals - bit l set when @e reads local l (locals 0..63).  NULL gives 0. */
+uint64_t expr_locals(const struct expr *e);
+
 /* expr_eval - the value of @e.  Can't fail. */
 int64_t expr_eval(const struct expr *e, const int64_t *locals, const int64_t *builtins);
 

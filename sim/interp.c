@@ -282,6 +282,43 @@ void interp_call(struct pthread *t, uint32_t path, const int64_t *args, simtime_
 	push_frame(t, path, args, t->w->prog->paths[path].nr_params, -1, now);
 }
 
+/* When every local in @deps of frame @f has its value. */
+static simtime_t deps_ready(const struct frame *f, uint64_t deps)
+{
+	simtime_t r = 0;
+
+	for (; deps; deps &= deps - 1) {
+		int l = __builtin_ctzll(deps);
+
+		if (f->ready[l] > r)
+			r = f->ready[l];
+	}
+	return r;
+}
+
+/* A load under memory-level parallelism: its data arrives at @done; the thread goes on when
+ * a slot is free. */
+static simtime_t load_slot(struct pthread *t, simtime_t now, simtime_t done)
+{
+	uint32_t mlp = t->w->mc->mlp, keep = 0, first = 0;
+	simtime_t next = now + t->w->mc->cycle;
+
+	for (uint32_t i = 0; i < t->nr_inflight; i++)
+		if (t->inflight[i] > now)
+			t->inflight[keep++] = t->inflight[i];
+	t->nr_inflight = keep;
+	if (t->nr_inflight == mlp) {
+		for (uint32_t i = 1; i < keep; i++)
+			if (t->inflight[i] < t->inflight[first])
+				first = i;
+		if (t->inflight[first] > next)
+			next = t->inflight[first];
+		t->inflight[first] = t->inflight[--t->nr_inflight];
+	}
+	t->inflight[t->nr_inflight++] = done;
+	return next;
+}
+
 /* Memory operations with values: load, store, rmw, atomic, cmpxchg. */
 static simtime_t exec_mem(struct pthread *t, const struct pinsn *in, int64_t *loc, simtime_t now)
 {
@@ -316,6 +353,13 @@ static simtime_t exec_mem(struct pthread *t, const struct pinsn *in, int64_t *lo
 		t->truth_at_load[c] = t->w->cstats[c].truth;
 	if (in->dst >= 0)
 		loc[in->dst] = in->op == P_LOAD || in->op == P_CMPXCHG || in->kind == RMW_SET ? old : nv;
+	if (in->op == P_LOAD && t->w->mc->mlp > 1) {
+		simtime_t done = it_access(t, addr, in->addr.size, op, in->site, now);
+
+		if (in->dst >= 0)
+			t->frames[t->depth - 1].ready[in->dst] = done;
+		return load_slot(t, now, done);
+	}
 	return it_access(t, addr, in->addr.size, op, in->site, now);
 }
 
@@ -462,6 +506,38 @@ static void exec_counter(struct pthread *t, const struct pinsn *in, int64_t *loc
 		c->max_abs_error = (uint64_t)(v > truth ? v - truth : truth - v);
 }
 
+/* The scoreboard's bookkeeping for instructions that pass readiness on instead of waiting. */
+static void pass_ready(struct pthread *t, const struct pinsn *in, struct frame *f)
+{
+	simtime_t r = deps_ready(f, in->deps);
+
+	switch (in->op) {
+	case P_SET:
+	case P_FOR_NEXT:
+		f->ready[in->dst] = r;
+		break;
+	case P_FOR_INIT:
+		f->ready[in->callee] = f->ready[in->callee + 1] = r;
+		break;
+	case P_CALL: /* called after exec_call pushed the callee's frame, right after @f */
+		for (uint8_t i = 0; i < in->nr_args; i++)
+			f[1].ready[i] = r;
+		break;
+	case P_RETURN:
+		if (t->depth > 1 && f->ret_dst >= 0)
+			f[-1].ready[f->ret_dst] = r;
+		break;
+	}
+}
+
+/* Must @op wait for its operands (machine mlp > 1)?  Branches are predicted, and
+ * assignments, loops, calls and returns hand readiness on (pass_ready). */
+static bool waits_for_operands(uint8_t op)
+{
+	return op != P_SET && op != P_JUMP && op != P_JUMP_IF_NOT && op != P_FOR_INIT &&
+	       op != P_FOR_NEXT && op != P_CALL && op != P_RETURN;
+}
+
 /* One instruction that takes no time; false when it was not one of those. */
 static bool exec_free(struct pthread *t, const struct pinsn *in, struct frame *f,
 		      simtime_t now)
@@ -510,8 +586,20 @@ simtime_t interp_run(struct pthread *t, simtime_t now)
 		const struct pinsn *in = &t->w->prog->paths[f->path].code[f->pc];
 		simtime_t next;
 
-		if (exec_free(t, in, f, now))
+		if (mc->mlp > 1) {
+			simtime_t r = deps_ready(f, in->deps);
+
+			if (waits_for_operands(in->op) && r > now)
+				return r; /* re-run this instruction when its operands are there */
+			if (!waits_for_operands(in->op) && in->op != P_CALL)
+				pass_ready(t, in, f);
+		}
+		if (exec_free(t, in, f, now)) {
+			if (mc->mlp > 1 && in->op == P_CALL && t->depth > 1 &&
+			    t->frames[t->depth - 1].pc == 0)
+				pass_ready(t, in, &t->frames[t->depth - 2]);
 			continue;
+		}
 		switch (in->op) {
 		case P_RETURN:
 			if (exec_return(t, in, now))

@@ -22,6 +22,15 @@
  *           unlock is a release store of the locked byte.  The pending bit (the first waiter
  *           spinning on the lock word without queueing) is not modelled: every waiter queues.
  * lockstat columns are gathered per lock address.
+ *
+ * Memory-level parallelism (machine `mlp` > 1): a scoreboard instead of blocking loads.  A
+ * load occupies one of `mlp` slots and the thread goes on after a cycle; the local it loads
+ * into becomes ready when the data arrives.  An instruction that needs a local — an address,
+ * an operand of a store, RMW, lock, delay or observe — waits until it is ready; assignments,
+ * calls and returns pass readiness along, and branches do not wait (they are predicted).  So
+ * independent loads (the per-cpu sums of a stat read, a flush's loads) overlap, and a
+ * pointer chase (an address computed from a loaded value) does not.  With `mlp` 1 every load
+ * blocks, as before.
  */
 #ifndef C2C_INTERP_H
 #define C2C_INTERP_H
@@ -108,6 +117,7 @@ struct frame {
 	int16_t ret_dst;
 	simtime_t start;
 	int64_t locals[PATH_MAX_LOCALS];
+	simtime_t ready[PATH_MAX_LOCALS]; /* when each local's value exists (machine mlp > 1) */
 };
 
 /* The execution state of one simulated thread running paths. */
@@ -131,6 +141,8 @@ struct pthread {
 	uint32_t line_stamp_cap;
 	uint64_t call_lines, call_remote;
 	int64_t *truth_at_load;  /* per counter: the truth when the last load was issued */
+	simtime_t inflight[MACHINE_MAX_MLP]; /* completion times of loads in flight */
+	uint32_t nr_inflight;
 };
 
 #define INTERP_DONE UINT64_MAX    /* the top-level call returned */

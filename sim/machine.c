@@ -189,7 +189,7 @@ static bool load_prefetch(struct machine *m, const struct yt_node *p, struct c2c
 bool machine_load(struct machine *m, const struct yt_node *node, struct c2c_err *err)
 {
 	static const char *const keys[] = {"name", "description", "topology", "caches",
-					   "latency", "store_buffer", "prefetch", NULL};
+					   "latency", "store_buffer", "prefetch", "mlp", NULL};
 	static const char *const sb_keys[] = {"entries", NULL};
 	const char *name;
 	struct yt_node *n, *sb;
@@ -212,6 +212,15 @@ bool machine_load(struct machine *m, const struct yt_node *node, struct c2c_err 
 	    !get_int(sb, "entries", "store_buffer", 1, 4096, &entries, err))
 		return false;
 	m->store_buffer = (uint32_t)entries;
+	/* Optional: memory-level parallelism of path models (interp.h); 1 keeps loads blocking. */
+	m->mlp = 1;
+	if ((n = yt_get(node, "mlp"))) {
+		int64_t v;
+
+		if (!yt_int(n, "machine.mlp", 1, MACHINE_MAX_MLP, &v, err))
+			return false;
+		m->mlp = (uint32_t)v;
+	}
 	return true;
 }
 

@@ -19,6 +19,7 @@
 
 #define C2C_MAX_CPUS 1024
 #define C2C_MAX_SOCKETS 64
+#define MACHINE_MAX_MLP 32
 
 #include "types.h"
 
@@ -63,6 +64,7 @@ struct machine {
 	simtime_t dir_occupancy;
 	simtime_t cycle;                 /* one core cycle, ps (rounded) */
 	uint32_t store_buffer;
+	uint32_t mlp;                    /* loads a core keeps in flight (1: every load blocks) */
 	struct prefetch_params pf;
 };
 

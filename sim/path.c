@@ -308,6 +308,23 @@ static bool declare_path(struct program *pr, const struct yt_node *n, const char
 	return !err->set;
 }
 
+/* The locals an instruction reads: its operands, arguments and address. */
+static void insn_deps(struct pinsn *in)
+{
+	const struct paddr *a = &in->addr;
+
+	in->deps = expr_locals(in->a) | expr_locals(in->b) | expr_locals(a->cpu) |
+		   expr_locals(a->node);
+	for (int i = 0; i < a->nr_idx; i++)
+		in->deps |= expr_locals(a->idx[i]);
+	for (uint8_t i = 0; i < in->nr_args; i++)
+		in->deps |= expr_locals(in->args[i]);
+	if (in->op <= P_TRYLOCK && a->ent >= 0)
+		in->deps |= 1ull << a->ent;
+	if (in->op == P_FOR_NEXT)
+		in->deps |= 3ull << in->callee; /* the cursor and the limit */
+}
+
 /* Pass 2: a path's body. */
 static bool compile_path(struct program *pr, struct path *p, const struct yt_node *n,
 			 struct layout_lib *lib, GPtrArray *sites, uint32_t site_base,
@@ -328,6 +345,8 @@ static bool compile_path(struct program *pr, struct path *p, const struct yt_nod
 	ok = pc_body(&pc, yt_get(n, "body"));
 	if (ok)
 		pc_emit(&pc, P_RETURN, n->mark);
+	for (guint i = 0; ok && i < pc.code->len; i++)
+		insn_deps(&g_array_index(pc.code, struct pinsn, i));
 	p->nr_locals = pc.nr_locals;
 	p->nr_code = pc.code->len;
 	p->code = (struct pinsn *)(void *)g_array_free(pc.code, FALSE);

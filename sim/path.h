@@ -150,6 +150,7 @@ struct pinsn {
 	struct expr **args;   /* P_CALL arguments */
 	uint8_t nr_args;
 	uint8_t delay_cycles; /* P_DELAY: a is in cycles (1) or ns (0) */
+	uint64_t deps;        /* locals the instruction reads (the scoreboard, interp.h) */
 	struct c2c_mark mark;
 };
 

@@ -89,6 +89,37 @@ START_TEST(interp_typed_local_entity)
 }
 END_TEST
 
+/* Mean latency (ps) of path @name in sim/tests/data/mlp.yaml with machine.mlp = @mlp. */
+static uint64_t mlp_mean(const char *name, int mlp)
+{
+	g_autofree char *m = g_strdup_printf("machine.mlp=%d", mlp);
+	const char *sets[] = {m, NULL};
+	struct scenario *sc;
+	struct run_result *r = tu_run_scenario("sim/tests/data/mlp.yaml", sets, 0, &sc);
+	const struct pathstat *ps = &r->world->pstats[program_find(r->prog, name)];
+	uint64_t mean;
+
+	ck_assert_uint_gt(ps->calls, 3);
+	mean = ps->lat.total / ps->lat.nr;
+	run_result_free(r);
+	scenario_free(sc);
+	return mean;
+}
+
+/* Memory-level parallelism: with 10 loads in flight the independent loads of a per-cpu sum
+ * overlap; a pointer chase, whose next address is the loaded value, cannot. */
+START_TEST(interp_mlp_overlaps_independent_loads_only)
+{
+	uint64_t sum1 = mlp_mean("sum", 1), sum10 = mlp_mean("sum", 10);
+	uint64_t chase1 = mlp_mean("chase", 1), chase10 = mlp_mean("chase", 10);
+
+	ck_assert_msg(sum10 * 4 < sum1, "sum: mlp 1 %" G_GUINT64_FORMAT " ps, mlp 10 %"
+		      G_GUINT64_FORMAT " ps", sum1, sum10);
+	ck_assert_msg(chase10 * 10 >= chase1 * 8, "chase: mlp 1 %" G_GUINT64_FORMAT " ps, mlp 10 %"
+		      G_GUINT64_FORMAT " ps", chase1, chase10);
+}
+END_TEST
+
 static Suite *interp_suite(void)
 {
 	Suite *s = suite_create("interp");
@@ -98,6 +129,7 @@ static Suite *interp_suite(void)
 	tcase_add_test(tc, interp_lock_hold_grows_with_ticket_waiters);
 	tcase_add_test(tc, interp_values_and_counters);
 	tcase_add_test(tc, interp_typed_local_entity);
+	tcase_add_test(tc, interp_mlp_overlaps_independent_loads_only);
 	suite_add_tcase(s, tc);
 	return s;
 }
