@@ -618,8 +618,12 @@ simtime_t interp_run(struct pthread *t, simtime_t now)
 		case P_DELAY: {
 			int64_t d = expr_eval(in->a, f->locals, t->builtins);
 
-			next = now + (d > 0 ? (uint64_t)d * (in->delay_cycles ? mc->cycle : PS_PER_NS)
-					    : 0);
+			simtime_t ps = d > 0 ? (uint64_t)d * (in->delay_cycles ? mc->cycle : PS_PER_NS) : 0;
+
+			/* Compute shares the core with a running SMT sibling (machine parameter). */
+			if (t->w->cpu_shared && t->w->cpu_shared[t->cpu])
+				ps = ps * mc->smt_compute_pct / 100;
+			next = now + ps;
 			break;
 		}
 		case P_WORK:

@@ -108,6 +108,7 @@ struct world {
 	struct pthread **parked; /* threads waiting for a line to be written */
 	uint32_t nr_parked, cap_parked;
 	uint64_t *work_cursor;  /* per cpu */
+	const uint8_t *cpu_shared; /* per CPU: its core's SMT threads all run (run.c), or NULL */
 };
 
 #define INTERP_MAX_DEPTH 16

@@ -189,7 +189,8 @@ static bool load_prefetch(struct machine *m, const struct yt_node *p, struct c2c
 bool machine_load(struct machine *m, const struct yt_node *node, struct c2c_err *err)
 {
 	static const char *const keys[] = {"name", "description", "topology", "caches",
-					   "latency", "store_buffer", "prefetch", "mlp", NULL};
+					   "latency", "store_buffer", "prefetch", "mlp", "smt_compute_pct",
+					   NULL};
 	static const char *const sb_keys[] = {"entries", NULL};
 	const char *name;
 	struct yt_node *n, *sb;
@@ -220,6 +221,16 @@ bool machine_load(struct machine *m, const struct yt_node *node, struct c2c_err 
 		if (!yt_int(n, "machine.mlp", 1, MACHINE_MAX_MLP, &v, err))
 			return false;
 		m->mlp = (uint32_t)v;
+	}
+	/* Optional: SMT siblings share the core's execution units, so compute (delays) of a
+	 * thread whose sibling also runs takes longer; 100 keeps them independent. */
+	m->smt_compute_pct = 100;
+	if ((n = yt_get(node, "smt_compute_pct"))) {
+		int64_t v;
+
+		if (!yt_int(n, "machine.smt_compute_pct", 100, 400, &v, err))
+			return false;
+		m->smt_compute_pct = (uint32_t)v;
 	}
 	return true;
 }

@@ -65,6 +65,8 @@ struct machine {
 	simtime_t cycle;                 /* one core cycle, ps (rounded) */
 	uint32_t store_buffer;
 	uint32_t mlp;                    /* loads a core keeps in flight (1: every load blocks) */
+	uint32_t smt_compute_pct;        /* compute time, in % of running alone, when every SMT
+					  * thread of the core runs an actor (100: no sharing) */
 	struct prefetch_params pf;
 };
 

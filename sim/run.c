@@ -30,11 +30,18 @@ struct thread {
 struct sim {
 	struct evq *q;
 	struct world *world;
+	uint8_t *cpu_shared;  /* per CPU: every SMT thread of its core runs an actor */
 	struct mem *mem;
 	const struct variant *v;
 	simtime_t end;       /* the last time any thread finished or was cut */
 	bool cut;            /* the end time stopped at least one thread */
 };
+
+/* Compute time of @cpu stretched when its core's SMT threads all run (machine parameter). */
+static simtime_t smt_scale(const struct sim *sim, int cpu, simtime_t d)
+{
+	return sim->cpu_shared[cpu] ? d * sim->v->mc.smt_compute_pct / 100 : d;
+}
 
 /* thread_done - has the thread run all it was asked to, after finishing an iteration? */
 static bool thread_done(const struct sim *sim, const struct thread *t)
@@ -65,9 +72,10 @@ static void thread_step(struct sim *sim, void *data, uint64_t arg)
 		t->in_call = false;
 		next = now;
 	} else if (op->kind == OP_DELAY)
-		next = now + op->delay_min +
-		       (op->delay_max > op->delay_min
-				? rng_below(&t->rng, op->delay_max - op->delay_min + 1) : 0);
+		next = now + smt_scale(sim, t->cpu, op->delay_min +
+				       (op->delay_max > op->delay_min
+						? rng_below(&t->rng, op->delay_max - op->delay_min + 1)
+						: 0));
 	else
 		next = mem_access(sim->mem, t->cpu, op->addr + (uint64_t)t->cpu * op->cpu_stride,
 				  op->size, (enum mem_op)op->kind, op->site, now);
@@ -99,6 +107,27 @@ static void wake_thread(void *data, void *thread, simtime_t when)
 	evq_push(sim->q, when, thread_step, thread, 0);
 }
 
+/* Which CPUs share their core with another running thread: every SMT thread of the core is
+ * given to some actor.  Decided once, from the scenario, so it cannot depend on timing. */
+static uint8_t *smt_sharing(const struct variant *v)
+{
+	const struct machine *mc = &v->mc;
+	uint8_t *busy = g_new0(uint8_t, mc->nr_cpus), *shared = g_new0(uint8_t, mc->nr_cpus);
+
+	for (uint32_t a = 0; a < v->nr_actors; a++)
+		for (uint32_t c = 0; c < v->actors[a].nr_cpus; c++)
+			busy[v->actors[a].cpus[c]] = 1;
+	for (int c = 0; c < mc->nr_cpus && mc->smt > 1; c++) {
+		int all = busy[c];
+
+		for (int s = 0; s < mc->smt; s++)
+			all &= busy[machine_cpu_core(mc, c) + s * mc->nr_cores];
+		shared[c] = (uint8_t)all;
+	}
+	g_free(busy);
+	return shared;
+}
+
 static void result_init(struct run_result *r, const struct variant *v)
 {
 	r->variant = g_strdup(v->name);
@@ -126,6 +155,7 @@ struct run_result *run_variant(const struct scenario *sc, uint32_t vi, bool chec
 
 	result_init(r, v);
 	sim.mem = r->mem = mem_new(&v->mc, &v->objs, check);
+	sim.cpu_shared = smt_sharing(v);
 	if (v->prog) {
 		r->prog = v->prog;
 		sim.world = r->world = g_new0(struct world, 1);
@@ -133,6 +163,7 @@ struct run_result *run_variant(const struct scenario *sc, uint32_t vi, bool chec
 			   PERCPU_BASE + PERCPU_QNODE, WORK_BASE);
 		sim.world->wake = wake_thread;
 		sim.world->wake_data = &sim;
+		sim.world->cpu_shared = sim.cpu_shared;
 	}
 	for (uint32_t a = 0; a < v->nr_actors; a++)
 		nr_threads += v->actors[a].nr_cpus;
@@ -152,6 +183,7 @@ struct run_result *run_variant(const struct scenario *sc, uint32_t vi, bool chec
 	r->events = sim.q->dispatched;
 	r->sim_time = sim.cut && v->end_time > sim.end ? v->end_time : sim.end;
 	evq_free(sim.q);
+	g_free(sim.cpu_shared);
 	for (uint32_t i = 0; sim.world && i < nr_threads; i++)
 		pthread_release(&th[i].pt);
 	g_free(th);

@@ -282,7 +282,8 @@ START_TEST(machine_load_errors)
 		 "m.yaml:14:3: missing key 'dram_remote_ns' in latency"},
 		{{"prefetch:\n"}, {"prefetc:\n"},
 		 "m.yaml:28:1: machine: unknown key 'prefetc' (expected one of: name, description, "
-		 "topology, caches, latency, store_buffer, prefetch, mlp; did you mean 'prefetch'?)"},
+		 "topology, caches, latency, store_buffer, prefetch, mlp, smt_compute_pct; did you mean "
+		 "'prefetch'?)"},
 		{{"hitm_local_ns"}, {"hitm_locl_ns"},
 		 "m.yaml:16:3: latency: unknown key 'hitm_locl_ns' (expected one of: clean_local_ns, "
 		 "clean_remote_ns, hitm_local_ns, hitm_remote_owner_home_ns, "
