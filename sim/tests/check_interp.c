@@ -120,6 +120,32 @@ START_TEST(interp_mlp_overlaps_independent_loads_only)
 }
 END_TEST
 
+static uint64_t smt_iterations(const char *cpus, const char *pct)
+{
+	const char *sets[] = {cpus, pct, NULL};
+	struct scenario *sc;
+	struct run_result *r = tu_run_scenario("sim/tests/data/smt.yaml", sets, 0, &sc);
+	uint64_t it = r->actors[0].iterations;
+
+	run_result_free(r);
+	scenario_free(sc);
+	return it;
+}
+
+/* machine smt_compute_pct: compute on a core whose SMT threads both run takes longer; on
+ * separate cores, or at the default 100, it does not. */
+START_TEST(run_smt_compute_sharing)
+{
+	uint64_t sib = smt_iterations("actors[0].cpus=0,40", "machine.smt_compute_pct=200");
+	uint64_t two = smt_iterations("actors[0].cpus=0,1", "machine.smt_compute_pct=200");
+	uint64_t dflt = smt_iterations("actors[0].cpus=0,40", "machine.smt_compute_pct=100");
+
+	ck_assert_uint_eq(two, 200);  /* 2 threads x 10 us / 100 ns */
+	ck_assert_uint_eq(dflt, 200);
+	ck_assert_uint_eq(sib, 100);  /* each delay takes 200 ns */
+}
+END_TEST
+
 static Suite *interp_suite(void)
 {
 	Suite *s = suite_create("interp");
@@ -130,6 +156,7 @@ static Suite *interp_suite(void)
 	tcase_add_test(tc, interp_values_and_counters);
 	tcase_add_test(tc, interp_typed_local_entity);
 	tcase_add_test(tc, interp_mlp_overlaps_independent_loads_only);
+	tcase_add_test(tc, run_smt_compute_sharing);
 	suite_add_tcase(s, tc);
 	return s;
 }
