@@ -613,7 +613,8 @@ simtime_t interp_run(struct pthread *t, simtime_t now)
 				f->pc++;
 			return next;
 		case P_IRQ:
-			next = now + 2 * mc->cycle; /* cli/sti or pushf/popf: a few cycles */
+			/* pushf; pop; cli or sti: a few cycles, a machine parameter. */
+			next = now + (in->kind ? mc->irq_on : mc->irq_off);
 			break;
 		case P_DELAY: {
 			int64_t d = expr_eval(in->a, f->locals, t->builtins);

@@ -139,15 +139,18 @@ static bool load_latency(struct machine *m, const struct yt_node *l, struct c2c_
 	static const char *const keys[] = {
 		"clean_local_ns", "clean_remote_ns", "hitm_local_ns", "hitm_remote_owner_home_ns",
 		"hitm_remote_reader_home_ns", "dram_local_ns", "dram_remote_ns", "locked_rmw_cycles",
-		"inv_local_ns", "inv_remote_ns", "inv_per_sharer_ns", "dir_occupancy_ns", NULL};
+		"inv_local_ns", "inv_remote_ns", "inv_per_sharer_ns", "dir_occupancy_ns",
+		"irq_off_cycles", "irq_on_cycles", NULL};
 	simtime_t *dst[] = {&m->clean_local, &m->clean_remote, &m->hitm_local,
 			    &m->hitm_remote_owner_home, &m->hitm_remote_reader_home, &m->dram_local,
 			    &m->dram_remote, &m->locked_rmw, &m->inv_local, &m->inv_remote,
 			    &m->inv_per_sharer, &m->dir_occupancy};
+	simtime_t *irq[] = {&m->irq_off, &m->irq_on};
 
 	if (!yt_expect_map(l, "latency", keys, err))
 		return false;
-	for (size_t i = 0; keys[i]; i++) {
+	/* The keys with a destination in dst[] are required; the irq ones after them are not. */
+	for (size_t i = 0; i < G_N_ELEMENTS(dst); i++) {
 		bool cycles = g_str_has_suffix(keys[i], "_cycles");
 
 		if (!get_time(l, keys[i], "latency", cycles ? 1 : 1000, dst[i], err))
@@ -158,6 +161,21 @@ static bool load_latency(struct machine *m, const struct yt_node *l, struct c2c_
 		if (cycles ? !cycles_to_ps(m, dst[i], yt_get(l, keys[i]), name, err)
 			   : !check_ns(*dst[i], yt_get(l, keys[i]), name, err))
 			return false;
+	}
+	/* Optional: what an irq_off / irq_on of a path model costs.  The 2-cycle default is
+	 * what every path was charged before the key existed; whole cycles, as the other
+	 * cycle figures.  Masking interrupts is a few core cycles, never a memory latency, so
+	 * 1000 is a generous bound. */
+	for (size_t i = 0; i < G_N_ELEMENTS(irq); i++) {
+		const char *key = keys[G_N_ELEMENTS(dst) + i];
+		struct yt_node *n = yt_get(l, key);
+		int64_t v = 2;
+		char name[64];
+
+		snprintf(name, sizeof(name), "latency.%s", key);
+		if (n && !yt_int(n, name, 0, 1000, &v, err))
+			return false;
+		*irq[i] = (simtime_t)v * m->cycle;
 	}
 	return true;
 }

@@ -62,6 +62,7 @@ struct machine {
 	simtime_t locked_rmw;
 	simtime_t inv_local, inv_remote, inv_per_sharer;
 	simtime_t dir_occupancy;
+	simtime_t irq_off, irq_on;       /* local_irq_save/disable, local_irq_restore/enable (ps) */
 	simtime_t cycle;                 /* one core cycle, ps (rounded) */
 	uint32_t store_buffer;
 	uint32_t mlp;                    /* loads a core keeps in flight (1: every load blocks) */

@@ -56,7 +56,9 @@
  *   cmpxchg: {at, old, new, into}        LOCK cmpxchg; into = the old value found
  *   lock: AT / unlock: AT                spin_lock/unlock (scenario `lock_kind`: ticket|queued)
  *   trylock: {at, into}                  into = 1 when taken
- *   irq_off / irq_on                     local_irq_disable/enable (a few cycles)
+ *   irq_off / irq_on                     local_irq_save/disable, local_irq_restore/enable
+ *                                        (machine latency.irq_off_cycles / irq_on_cycles,
+ *                                        2 cycles each by default)
  *   delay: {ns|cycles: EXPR}             compute
  *   work: {bytes: EXPR, op: load|store}  stream through the CPU's private buffer (page zeroing)
  *   set: {VAR: EXPR, ...}                locals; "VAR:KIND" makes VAR an entity of KIND (an

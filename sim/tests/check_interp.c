@@ -146,6 +146,35 @@ START_TEST(run_smt_compute_sharing)
 }
 END_TEST
 
+/* Mean latency (ps) of path @name in sim/tests/data/irq.yaml with the machine overrides @sets. */
+static uint64_t irq_mean(const char *name, const char *const *sets)
+{
+	struct scenario *sc;
+	struct run_result *r = tu_run_scenario("sim/tests/data/irq.yaml", sets, 0, &sc);
+	const struct pathstat *ps = &r->world->pstats[program_find(r->prog, name)];
+	uint64_t mean;
+
+	ck_assert_uint_eq(ps->calls, 20);
+	mean = ps->lat.total / ps->lat.nr;
+	run_result_free(r);
+	scenario_free(sc);
+	return mean;
+}
+
+/* machine latency.irq_off_cycles / irq_on_cycles set what irq_off and irq_on cost; without
+ * them each is 2 cycles (skylake-sp-2s: 417 ps a cycle). */
+START_TEST(interp_irq_cost_is_a_machine_parameter)
+{
+	static const char *const set[] = {"machine.latency.irq_off_cycles=10",
+					  "machine.latency.irq_on_cycles=6", NULL};
+
+	ck_assert_uint_eq(irq_mean("irq_pair", NULL), 4 * 417);
+	ck_assert_uint_eq(irq_mean("irq_off_only", NULL), 2 * 417);
+	ck_assert_uint_eq(irq_mean("irq_pair", set), 16 * 417);
+	ck_assert_uint_eq(irq_mean("irq_off_only", set), 10 * 417);
+}
+END_TEST
+
 static Suite *interp_suite(void)
 {
 	Suite *s = suite_create("interp");
@@ -157,6 +186,7 @@ static Suite *interp_suite(void)
 	tcase_add_test(tc, interp_typed_local_entity);
 	tcase_add_test(tc, interp_mlp_overlaps_independent_loads_only);
 	tcase_add_test(tc, run_smt_compute_sharing);
+	tcase_add_test(tc, interp_irq_cost_is_a_machine_parameter);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -267,6 +267,33 @@ START_TEST(machine_load_inline_base)
 	ck_assert_uint_eq(m.hitm_local, 50500);
 	ck_assert_uint_eq(m.locked_rmw, 10000);
 	ck_assert_uint_eq(m.llc.sets, 8192 * 1024 / (11 * 64)); /* not a power of two: fine */
+	/* No irq keys: 2 cycles each, what path models were charged before the keys existed. */
+	ck_assert_uint_eq(m.irq_off, 2 * 500);
+	ck_assert_uint_eq(m.irq_on, 2 * 500);
+	machine_release(&m);
+}
+END_TEST
+
+/* The optional irq costs are whole cycles, converted with the clock like the others; 0 is
+ * allowed (a what-if with free interrupt masking). */
+START_TEST(machine_load_irq_cycles)
+{
+	static const char *const from[] = {"  dir_occupancy_ns: 5\n"};
+	static const char *const to[] = {"  dir_occupancy_ns: 5\n  irq_off_cycles: 10\n"
+					 "  irq_on_cycles: 0\n"};
+	static const char *const ov[] = {"latency.irq_on_cycles=7", NULL};
+	char *text = edit(from, to, 1);
+	struct c2c_err err = {0};
+	struct machine m;
+
+	ck_assert_msg(load_text(text, &m, &err), "%s", err.msg);
+	ck_assert_uint_eq(m.irq_off, 10 * 500);
+	ck_assert_uint_eq(m.irq_on, 0);
+	machine_release(&m);
+	g_free(text);
+	tu_machine(&m, "skylake-sp-2s", ov);
+	ck_assert_uint_eq(m.irq_off, 2 * 417);
+	ck_assert_uint_eq(m.irq_on, 7 * 417);
 	machine_release(&m);
 }
 END_TEST
@@ -288,8 +315,17 @@ START_TEST(machine_load_errors)
 		 "m.yaml:16:3: latency: unknown key 'hitm_locl_ns' (expected one of: clean_local_ns, "
 		 "clean_remote_ns, hitm_local_ns, hitm_remote_owner_home_ns, "
 		 "hitm_remote_reader_home_ns, dram_local_ns, dram_remote_ns, locked_rmw_cycles, "
-		 "inv_local_ns, inv_remote_ns, inv_per_sharer_ns, dir_occupancy_ns; did you mean "
-		 "'hitm_local_ns'?)"},
+		 "inv_local_ns, inv_remote_ns, inv_per_sharer_ns, dir_occupancy_ns, irq_off_cycles, "
+		 "irq_on_cycles; did you mean 'hitm_local_ns'?)"},
+		{{"  dir_occupancy_ns: 5\n"}, {"  dir_occupancy_ns: 5\n  irq_off_cycles: -1\n"},
+		 "m.yaml:26:19: latency.irq_off_cycles: -1 is out of range (expected an integer in "
+		 "[0, 1000])"},
+		{{"  dir_occupancy_ns: 5\n"}, {"  dir_occupancy_ns: 5\n  irq_on_cycles: 1.5\n"},
+		 "m.yaml:26:18: latency.irq_on_cycles: '1.5' is not an integer (expected an integer "
+		 "in [0, 1000])"},
+		{{"  dir_occupancy_ns: 5\n"}, {"  dir_occupancy_ns: 5\n  irq_on_cycles: 1001\n"},
+		 "m.yaml:26:18: latency.irq_on_cycles: 1001 is out of range (expected an integer in "
+		 "[0, 1000])"},
 		{{"dram_local_ns: 80"}, {"dram_local_ns: -5"},
 		 "m.yaml:19:18: latency.dram_local_ns: negative value -5 (expected a duration >= 0)"},
 		{{"locked_rmw_cycles: 20"}, {"locked_rmw_cycles: -1"},
@@ -480,6 +516,7 @@ static Suite *machine_suite(void)
 	tcase_add_test(tc, machine_load_zen3_no_prefetch);
 	tcase_add_test(tc, machine_load_overrides);
 	tcase_add_test(tc, machine_load_inline_base);
+	tcase_add_test(tc, machine_load_irq_cycles);
 	tcase_add_test(tc, machine_load_errors);
 	tcase_add_test(tc, machine_load_latency_over_a_second);
 	tcase_add_test(tc, machine_load_not_a_mapping);
