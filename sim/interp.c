@@ -296,11 +296,22 @@ static simtime_t deps_ready(const struct frame *f, uint64_t deps)
 	return r;
 }
 
+/* The loads @t may keep in flight: the machine's mlp is per core (the L1 fill buffers), and
+ * SMT threads that all run share it competitively, so each gets its share (at least one). */
+static uint32_t thread_mlp(const struct pthread *t)
+{
+	const struct machine *mc = t->w->mc;
+
+	if (t->w->cpu_shared && t->w->cpu_shared[t->cpu] && mc->smt > 1)
+		return mc->mlp / mc->smt ? mc->mlp / mc->smt : 1;
+	return mc->mlp;
+}
+
 /* A load under memory-level parallelism: its data arrives at @done; the thread goes on when
  * a slot is free. */
 static simtime_t load_slot(struct pthread *t, simtime_t now, simtime_t done)
 {
-	uint32_t mlp = t->w->mc->mlp, keep = 0, first = 0;
+	uint32_t mlp = thread_mlp(t), keep = 0, first = 0;
 	simtime_t next = now + t->w->mc->cycle;
 
 	for (uint32_t i = 0; i < t->nr_inflight; i++)

@@ -30,7 +30,8 @@
  * calls and returns pass readiness along, and branches do not wait (they are predicted).  So
  * independent loads (the per-cpu sums of a stat read, a flush's loads) overlap, and a
  * pointer chase (an address computed from a loaded value) does not.  With `mlp` 1 every load
- * blocks, as before.
+ * blocks, as before.  The slots are the core's (its L1 fill buffers): when every SMT thread
+ * of the core runs an actor, each thread gets mlp / smt of them (at least one).
  */
 #ifndef C2C_INTERP_H
 #define C2C_INTERP_H

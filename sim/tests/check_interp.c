@@ -89,13 +89,13 @@ START_TEST(interp_typed_local_entity)
 }
 END_TEST
 
-/* Mean latency (ps) of path @name in sim/tests/data/mlp.yaml with machine.mlp = @mlp. */
-static uint64_t mlp_mean(const char *name, int mlp)
+/* Mean latency (ps) of path @name in scenario @file with machine.mlp = @mlp. */
+static uint64_t mlp_mean_in(const char *file, const char *name, int mlp)
 {
 	g_autofree char *m = g_strdup_printf("machine.mlp=%d", mlp);
 	const char *sets[] = {m, NULL};
 	struct scenario *sc;
-	struct run_result *r = tu_run_scenario("sim/tests/data/mlp.yaml", sets, 0, &sc);
+	struct run_result *r = tu_run_scenario(file, sets, 0, &sc);
 	const struct pathstat *ps = &r->world->pstats[program_find(r->prog, name)];
 	uint64_t mean;
 
@@ -104,6 +104,11 @@ static uint64_t mlp_mean(const char *name, int mlp)
 	run_result_free(r);
 	scenario_free(sc);
 	return mean;
+}
+
+static uint64_t mlp_mean(const char *name, int mlp)
+{
+	return mlp_mean_in("sim/tests/data/mlp.yaml", name, mlp);
 }
 
 /* Memory-level parallelism: with 10 loads in flight the independent loads of a per-cpu sum
@@ -117,6 +122,17 @@ START_TEST(interp_mlp_overlaps_independent_loads_only)
 		      G_GUINT64_FORMAT " ps", sum1, sum10);
 	ck_assert_msg(chase10 * 10 >= chase1 * 8, "chase: mlp 1 %" G_GUINT64_FORMAT " ps, mlp 10 %"
 		      G_GUINT64_FORMAT " ps", chase1, chase10);
+}
+END_TEST
+
+/* The fill buffers are the core's: with its SMT sibling running, CPU 0 keeps half of them
+ * in flight, exactly as a core of mlp 5 on its own. */
+START_TEST(interp_mlp_shared_by_smt_siblings)
+{
+	uint64_t shared = mlp_mean_in("sim/tests/data/mlp-smt.yaml", "sum", 10);
+
+	ck_assert_uint_eq(shared, mlp_mean("sum", 5));
+	ck_assert_uint_gt(shared, mlp_mean("sum", 10));
 }
 END_TEST
 
@@ -185,6 +201,7 @@ static Suite *interp_suite(void)
 	tcase_add_test(tc, interp_values_and_counters);
 	tcase_add_test(tc, interp_typed_local_entity);
 	tcase_add_test(tc, interp_mlp_overlaps_independent_loads_only);
+	tcase_add_test(tc, interp_mlp_shared_by_smt_siblings);
 	tcase_add_test(tc, run_smt_compute_sharing);
 	tcase_add_test(tc, interp_irq_cost_is_a_machine_parameter);
 	suite_add_tcase(s, tc);
