@@ -3,20 +3,19 @@
  * nehalem-ex-24 fault and free pages in the root memcg of 2.6.31 (mmotm, Aug 2009), before and
  * after "Help Root Memory Cgroup Resource Counters Scale Better".  See scenarios/seeds/README.md (seed 001).
  *
- * What the model shows, and what it does not (asserted as bands, so a model change that moves
- * either is caught):
- *  - before: the root's res.lock and memsw.lock are acquired on every fault and free and are
- *    contended; the line holding res.lock (mem_cgroup line 1) is the top HITM line.
- *  - after: no lock is taken at all, no HITM on struct mem_cgroup.
- *  - after's throughput matches the thread's after run (the per-fault other work,
- *    PF_OTHER_NS, is derived from it).
- *  - NOT reproduced: after/before is ~1.02 here, not >= 2.0 (published 3.23): the model's
- *    res_counter lock, saturated, passes ~700k fault+free/s, more than the 306k/s the other
- *    work allows, so the lock never becomes the bottleneck; lock wait is ~1% of the fault
- *    path, not >= 50%.  seed001_lock_bound checks the lock's capacity band and that the
- *    mechanism (wait dominates, res line on top) is there once the lock is the bottleneck.
- *  - seed001_baremetal: with the modelled machine's own per-fault work (1.2 us per fault+free)
- *    instead of the thread's 78 us, every Show item holds (after/before ~25x, wait ~90%).
+ * The per-fault work outside memcg (PF_OTHER_NS) is a bare-metal 2009 x86's (2.7 us per fault
+ * and its free, measured by Kamezawa in Dec 2009).  Asserted, as bands around what the model
+ * gives (so a model change that moves them is caught):
+ *  - seed001_before_after (the Show items): after/before >= 2 (published 3.23, the model
+ *    ~13x); in before, both res_counter locks are taken on every fault and free, contended,
+ *    lock wait is more than half of the fault path, and res.lock's line (struct mem_cgroup
+ *    line 1) is the top HITM line; in after, no lock is taken and struct mem_cgroup has no
+ *    HITM.
+ *  - seed001_thread_cpu: with the thread's own machine's CPU time per fault (78 us, the
+ *    *-thread-cpu variants) after matches the published after rate and the lock hardly
+ *    matters (after/before ~1.02, wait ~1%): the thread's machine cannot have had the
+ *    model's fast lock hand-offs (scenarios/seeds/README.md, seed 001).
+ *  - seed001_lock_bound: the lock's capacity with no other work.
  */
 #include <glib.h>
 #include <stdio.h>
@@ -130,10 +129,10 @@ static struct seed_run run_seed(const char *variant, const char *const *sets)
 	return s;
 }
 
-/* The shipped before/after pair, 4 ms of simulated time (the scenario runs 20 ms). */
+/* The shipped before/after pair, 2 ms of simulated time (the scenario runs 5 ms). */
 START_TEST(seed001_before_after)
 {
-	const char *sets[] = {"end.time_us=4000", NULL};
+	const char *sets[] = {"end.time_us=2000", NULL};
 	struct seed_run b = run_seed("before", sets), a = run_seed("after", sets);
 	double ratio = a.per_s / b.per_s;
 
@@ -148,17 +147,33 @@ START_TEST(seed001_before_after)
 	ck_assert_uint_eq(b.top_line, b.res_lock_line);
 	ck_assert_int_eq(b.top_index, 1);
 	ck_assert_uint_eq(b.usage, b.usage_truth);
+	/* before: lock wait is at least half of the fault path's time (published ~69%) */
+	ck_assert_uint_gt(b.wait_ps * 2, b.path_ps);
 	/* after: no lock at all, no HITM on struct mem_cgroup. */
 	ck_assert_uint_eq(a.nr_locks, 0);
 	ck_assert_uint_eq(a.memcg_hitm, 0);
 	ck_assert_uint_eq(a.usage, 0);
-	/* after's throughput is the thread's (PF_OTHER_NS is derived from it): within 5%. */
+	/* after/before >= 2 (published 3.23); the model overshoots (~13x): its 2.6.31 fault path
+	 * has no other shared state (zone lru_lock, zone lock, mmap_sem) to cap the after rate. */
+	ck_assert_msg(ratio >= 2.0 && ratio < 40.0, "after/before %.2f", ratio);
+}
+END_TEST
+
+/* The thread's machine's CPU time per fault (78 us, *-thread-cpu variants), 4 ms: after is the
+ * thread's after rate (that figure is derived from it), and the lock hardly matters. */
+START_TEST(seed001_thread_cpu)
+{
+	const char *sets[] = {"end.time_us=4000", NULL};
+	struct seed_run b = run_seed("before-thread-cpu", sets);
+	struct seed_run a = run_seed("after-thread-cpu", sets);
+	double ratio = a.per_s / b.per_s;
+
 	ck_assert(a.per_s > 0.95 * PUBLISHED_AFTER_PER_S && a.per_s < 1.05 * PUBLISHED_AFTER_PER_S);
-	/* Direction right, magnitude NOT reproduced: the Show item asks after/before >= 2.0
-	 * (published 3.23); the model gives ~1.02.  Lock wait is ~1% of the path, not >= 50%. */
+	ck_assert_uint_eq(b.top_line, b.res_lock_line);
 	ck_assert(ratio > 1.0);
 	ck_assert(ratio < 1.2);
 	ck_assert_uint_lt(b.wait_ps * 10, b.path_ps);
+	ck_assert_uint_eq(a.nr_locks, 0);
 }
 END_TEST
 
@@ -183,29 +198,6 @@ START_TEST(seed001_lock_bound)
 }
 END_TEST
 
-/* Bare metal (variants before-baremetal / after-baremetal): the per-fault work of the
- * modelled Nehalem-EX itself, 1.2 us per fault+free (the 6.18 fault model's estimate), in
- * place of the thread's 78 us of CPU time per fault.  Here every Show item of the seed holds:
- * after/before >= 2 (the model gives ~25x, the published 3.2x sits between this and the
- * shipped pair), lock wait is most of the fault path, a res_counter lock's line is the top
- * HITM line, and after takes no lock. */
-START_TEST(seed001_baremetal)
-{
-	const char *sets[] = {"end.time_us=1000", NULL};
-	struct seed_run b = run_seed("before-baremetal", sets);
-	struct seed_run a = run_seed("after-baremetal", sets);
-	double ratio = a.per_s / b.per_s;
-
-	ck_assert_msg(ratio >= 2.0, "after/before %.2f", ratio);
-	ck_assert_msg(ratio < 60.0, "after/before %.2f", ratio);
-	ck_assert_uint_gt(b.wait_ps * 2, b.path_ps);
-	ck_assert(b.top_line == b.res_lock_line || b.top_line == b.memsw_lock_line);
-	ck_assert_uint_eq(b.usage, b.usage_truth);
-	ck_assert_uint_eq(a.nr_locks, 0);
-	ck_assert_uint_eq(a.memcg_hitm, 0);
-}
-END_TEST
-
 static Suite *seed_001_suite(void)
 {
 	Suite *s = suite_create("seed_001");
@@ -214,7 +206,7 @@ static Suite *seed_001_suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, seed001_before_after);
 	tcase_add_test(tc, seed001_lock_bound);
-	tcase_add_test(tc, seed001_baremetal);
+	tcase_add_test(tc, seed001_thread_cpu);
 	suite_add_tcase(s, tc);
 	return s;
 }
