@@ -98,12 +98,24 @@ uint64_t samples_percentile(struct samples *s, unsigned pct)
 	return s->v[(uint64_t)(s->nr - 1) * pct / 100];
 }
 
+/* The call instruction's site in the frame below the running one, DIR_NONE at the top: the
+ * caller exec_call() left its pc just past the call. */
+static uint32_t caller_site(const struct pthread *t)
+{
+	const struct frame *up;
+
+	if (t->depth < 2)
+		return DIR_NONE;
+	up = &t->frames[t->depth - 2];
+	return t->w->prog->paths[up->path].code[up->pc - 1].site;
+}
+
 /* A memory access by the thread: time, and for top-level calls, lines and remote fetches. */
 simtime_t it_access(struct pthread *t, uint64_t addr, uint32_t size, enum mem_op op,
 		    uint32_t site, simtime_t now)
 {
 	struct mem *m = t->w->mem;
-	simtime_t next = mem_access(m, t->cpu, addr, size, op, site, now);
+	simtime_t next = mem_access_from(m, t->cpu, addr, size, op, site, caller_site(t), now);
 	uint32_t idx = mem_line(m, addr);
 
 	if (idx != DIR_NONE) {

@@ -14,7 +14,7 @@ struct req {
 	uint8_t off;        /* byte offset in the line (demand) */
 	uint8_t event;      /* enum proto_event */
 	bool prefetch;
-	uint32_t site;
+	uint32_t site, caller; /* demand: code site, and the call site of its path (or DIR_NONE) */
 	uint32_t cause;     /* prefetch: demand line that triggered it, or DIR_NONE */
 	uint32_t cause_orow;
 	simtime_t now;
@@ -435,14 +435,15 @@ static void line_request(struct mem *m, const struct req *rq, struct outcome *ou
 
 /* ------------------------------------------------------------------ accounting */
 
-/* The Pareto row of (line, offset, site); rows of a line form a short list. */
-static uint32_t orow_get(struct mem *m, uint32_t idx, uint8_t off, uint32_t site)
+/* The Pareto row of (line, offset, site, caller); rows of a line form a short list. */
+static uint32_t orow_get(struct mem *m, uint32_t idx, const struct req *rq)
 {
 	struct line_stats *ls = &m->dir.stats[idx];
 	uint32_t r;
 
 	for (r = ls->first_orow; r != DIR_NONE; r = m->orow[r].next)
-		if (m->orow[r].off == off && m->orow[r].site == site)
+		if (m->orow[r].off == rq->off && m->orow[r].site == rq->site &&
+		    m->orow[r].caller == rq->caller)
 			return r;
 	if (m->nr_orows == m->cap_orows) {
 		uint32_t old = m->cap_orows;
@@ -456,8 +457,9 @@ static uint32_t orow_get(struct mem *m, uint32_t idx, uint8_t off, uint32_t site
 	memset(&m->orow[r], 0, sizeof(m->orow[r]));
 	memset(&m->orow_cpus[(size_t)r * m->dir.words_cpu], 0, sizeof(uint64_t) * m->dir.words_cpu);
 	m->orow[r].line = idx;
-	m->orow[r].off = off;
-	m->orow[r].site = site;
+	m->orow[r].off = rq->off;
+	m->orow[r].site = rq->site;
+	m->orow[r].caller = rq->caller;
 	m->orow[r].next = ls->first_orow;
 	ls->first_orow = r;
 	return r;
@@ -563,13 +565,13 @@ void mem_prefetch(struct mem *m, int cpu, uint64_t addr, int event, simtime_t no
 
 /* One demand request on one line; returns when its data (or ownership) is there. */
 static simtime_t demand(struct mem *m, int cpu, uint64_t addr, int event, uint32_t site,
-			simtime_t now)
+			uint32_t caller, simtime_t now)
 {
 	int core = machine_cpu_core(m->mc, cpu);
 	struct req rq = {.cpu = cpu, .core = core, .socket = core_socket(m, core),
 			 .la = addr >> m->gshift << m->gshift,
 			 .off = (uint8_t)(addr & (m->gsize - 1)), .event = (uint8_t)event,
-			 .site = site, .cause = DIR_NONE, .cause_orow = DIR_NONE, .now = now};
+			 .site = site, .caller = caller, .cause = DIR_NONE, .cause_orow = DIR_NONE, .now = now};
 	struct outcome o;
 	uint32_t orow;
 
@@ -579,7 +581,7 @@ static simtime_t demand(struct mem *m, int cpu, uint64_t addr, int event, uint32
 	m->accesses++;
 	m->last_done = o.done;
 	m->last_src = o.src;
-	orow = orow_get(m, o.line, rq.off, site);
+	orow = orow_get(m, o.line, &rq);
 	account_demand(m, &rq, &o, orow);
 	/* An L2 fill triggers the adjacent-line prefetcher (not in pair-granule mode, where the
 	 * buddy is part of the line already). */
@@ -628,25 +630,25 @@ simtime_t mem_sb_drained(const struct mem *m, int cpu, simtime_t now)
 }
 
 static simtime_t access_line(struct mem *m, int cpu, uint64_t addr, enum mem_op op,
-			     uint32_t site, simtime_t now)
+			     uint32_t site, uint32_t caller, simtime_t now)
 {
 	simtime_t t, done;
 
 	switch (op) {
 	case MEM_LOAD:
-		return demand(m, cpu, addr, EV_LOAD, site, now);
+		return demand(m, cpu, addr, EV_LOAD, site, caller, now);
 	case MEM_STORE:
 		t = sb_slot(m, cpu, now);
-		sb_push(m, cpu, demand(m, cpu, addr, EV_STORE, site, t));
+		sb_push(m, cpu, demand(m, cpu, addr, EV_STORE, site, caller, t));
 		return t + m->mc->cycle;
 	case MEM_RMW:
-		return demand(m, cpu, addr, EV_RMW, site, now) + m->mc->cycle;
+		return demand(m, cpu, addr, EV_RMW, site, caller, now) + m->mc->cycle;
 	case MEM_LOCKED_RMW: {
 		uint32_t idx;
 
 		t = mem_sb_drained(m, cpu, now);
 		m->sb[cpu].len = 0;
-		done = demand(m, cpu, addr, EV_RMW, site, t) + m->mc->locked_rmw;
+		done = demand(m, cpu, addr, EV_RMW, site, caller, t) + m->mc->locked_rmw;
 		/* The line stays with us until the locked operation completes. */
 		idx = dir_find(&m->dir, addr >> m->gshift << m->gshift);
 		if (idx != DIR_NONE && m->dir.line[idx].busy_until < done)
@@ -660,8 +662,8 @@ static simtime_t access_line(struct mem *m, int cpu, uint64_t addr, enum mem_op 
 	}
 }
 
-simtime_t mem_access(struct mem *m, int cpu, uint64_t addr, uint32_t size, enum mem_op op,
-		     uint32_t site, simtime_t now)
+simtime_t mem_access_from(struct mem *m, int cpu, uint64_t addr, uint32_t size, enum mem_op op,
+			  uint32_t site, uint32_t caller, simtime_t now)
 {
 	uint64_t end = addr + (size ? size : 1) - 1;
 	simtime_t t = now;
@@ -671,7 +673,7 @@ simtime_t mem_access(struct mem *m, int cpu, uint64_t addr, uint32_t size, enum 
 		return now;
 	/* An access crossing a line boundary touches each line in turn. */
 	for (uint64_t a = addr; !m->failed; a = ((a >> m->gshift) + 1) << m->gshift) {
-		t = access_line(m, cpu, a, op, site, t);
+		t = access_line(m, cpu, a, op, site, caller, t);
 		if ((a >> m->gshift) == (end >> m->gshift))
 			break;
 	}

@@ -104,7 +104,7 @@ struct mem {
 	uint32_t gshift;        /* log2 of the coherence unit: 6, or 7 with pair_granule */
 	uint64_t gsize;
 
-	struct orow *orow;      /* Pareto rows: (line, offset, site) */
+	struct orow *orow;      /* Pareto rows: (line, offset, site, caller) */
 	uint64_t *orow_cpus;    /* words_cpu per row */
 	uint32_t nr_orows, cap_orows;
 
@@ -132,13 +132,22 @@ struct mem *mem_new(const struct machine *mc, const struct objmap *objs, bool ch
 void mem_free(struct mem *m);
 
 /*
- * mem_access - @cpu performs @op on [@addr, @addr + @size) at time @now, on behalf of code
- * site @site (an index into the caller's table of op sites).
+ * mem_access_from - @cpu performs @op on [@addr, @addr + @size) at time @now, on behalf of
+ * code site @site (an index into the caller's table of op sites) of a path that the call at
+ * code site @caller invoked (DIR_NONE: none).  The Pareto rows keep callers apart, as the
+ * call graphs of perf c2c -g do: one stat update function hit from two paths is two rows.
  * Return: the time at which the CPU can issue its next operation (>= now).  Accesses crossing
  * a line boundary are split.  On an invariant violation mem->failed is set and @now returned.
  */
-simtime_t mem_access(struct mem *m, int cpu, uint64_t addr, uint32_t size, enum mem_op op,
-		     uint32_t site, simtime_t now);
+simtime_t mem_access_from(struct mem *m, int cpu, uint64_t addr, uint32_t size, enum mem_op op,
+			  uint32_t site, uint32_t caller, simtime_t now);
+
+/* mem_access - mem_access_from() with no caller. */
+static inline simtime_t mem_access(struct mem *m, int cpu, uint64_t addr, uint32_t size,
+				   enum mem_op op, uint32_t site, simtime_t now)
+{
+	return mem_access_from(m, cpu, addr, size, op, site, DIR_NONE, now);
+}
 
 /* mem_peek - the value of [@addr, @addr + @size) (size <= 8, little-endian) as the last
  * write left it; 0 for memory never written.  Timing-free: callers pair it with an access. */

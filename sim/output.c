@@ -368,7 +368,9 @@ static int orow_cmp(const void *pa, const void *pb, void *data)
 
 	if (a->off != b->off)
 		return a->off < b->off ? -1 : 1;
-	return a->site < b->site ? -1 : a->site > b->site;
+	if (a->site != b->site)
+		return a->site < b->site ? -1 : 1;
+	return a->caller < b->caller ? -1 : a->caller > b->caller;   /* DIR_NONE last */
 }
 
 static void offsets_row(FILE *f, const struct run_result *r, uint32_t o)
@@ -392,6 +394,8 @@ static void offsets_row(FILE *f, const struct run_result *r, uint32_t o)
 	g_free(member);
 	fprintf(f, ",%u,", row->off);
 	csv_str(f, site_name(r, row->site));
+	fputc(',', f);
+	csv_str(f, row->caller == DIR_NONE ? "-" : site_name(r, row->caller));
 	fprintf(f, ",%" PRIu32, cpus);
 	for (int k = 0; k < OS_COUNT; k++)
 		fprintf(f, ",%" PRIu64, row->c[k]);
@@ -400,7 +404,7 @@ static void offsets_row(FILE *f, const struct run_result *r, uint32_t o)
 
 static void write_offsets_csv(FILE *f, const struct wctx *w, const void *arg)
 {
-	fputs("variant,address,object,member,offset,site,cpus", f);
+	fputs("variant,address,object,member,offset,site,caller,cpus", f);
 	for (int k = 0; k < OS_COUNT; k++)
 		fprintf(f, ",%s", ostat_info[k].key);
 	fputc('\n', f);

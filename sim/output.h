@@ -9,16 +9,18 @@
  *   summary.yaml       version, scenario, seed; per variant: totals, actors, hottest lines
  *   lines.csv          every shared line (more than one CPU, or HITMs) of every variant: `variant,address,object,line,cpus,`
  *                      then one column per per-line counter of the registry (stats.h)
- *   offsets.csv        every (line, offset, code site) row of those lines: `variant,address,object,offset,
- *                      site,cpus,` then one column per per-offset counter of the registry
+ *   offsets.csv        every (line, offset, code site, caller) row of those lines: `variant,address,
+ *                      object,member,offset,site,caller,cpus,` then one column per per-offset
+ *                      counter of the registry; caller is the call site one frame up, `-` for
+ *                      a top-level path
  *   report.txt         the stdout report, verbatim
  *   scenario.yaml      a verbatim copy of the scenario file
  *   params/NAME.yaml   the effective parameter tree each variant ran with (overrides applied)
  *
  * CSV and YAML keys come from the statistics registry (lstat_info, ostat_info), never retyped,
  * so a new counter appears in every file at once.  Row order is first-touch order of the
- * lines (deterministic), then offset, then code site; CSV fields holding a comma, a quote or a
- * line break are quoted as RFC 4180 says (lines end in LF).
+ * lines (deterministic), then offset, then code site, then caller; CSV fields holding a comma,
+ * a quote or a line break are quoted as RFC 4180 says (lines end in LF).
  *
  * summary.yaml, in this order (strings double-quoted when yt_needs_quotes() says so):
  *

@@ -346,6 +346,7 @@ static bool op_call(struct pcomp *pc, const struct yt_node *v)
 	}
 	if ((in.dst = (int16_t)local_for(pc, yt_get(v, "into"), "into")) == -2)
 		goto fail;
+	in.site = pc_site(pc, "call", name);   /* the callee's accesses name it as their caller */
 	g_array_append_val(pc->code, in);
 	return true;
 fail:

@@ -393,7 +393,9 @@ static void print_line_table(FILE *f, const struct run_result *r, const struct r
 	fputc('\n', f);
 }
 
-/* One Pareto row: an orow and its offset within the table row's line or pair. */
+/* One orow and its offset within the table row's line or pair.  A Pareto row is the run of
+ * prows with one (offset, site): the text report does not split code sites by caller
+ * (offsets.csv does). */
 struct prow {
 	uint32_t orow;
 	uint32_t off;
@@ -451,14 +453,35 @@ static const char *site_name(const struct run_result *r, uint32_t site)
 									  : "?";
 }
 
-static void print_prow(FILE *f, const struct report_col *cols, const struct run_result *r,
-		       const struct rline *rl, const struct prow *p)
+/* The counters of the @n prows at @p summed into *@o; return: how many CPUs touched them. */
+static uint32_t sum_prows(const struct mem *m, const struct prow *p, uint32_t n, struct orow *o)
 {
-	const struct mem *m = r->mem;
-	const struct orow *o = &m->orow[p->orow];
+	uint32_t cpus = 0;
+
+	memset(o, 0, sizeof(*o));
+	for (uint32_t k = 0; k < n; k++)
+		for (int c = 0; c < OS_COUNT; c++)
+			o->c[c] += m->orow[p[k].orow].c[c];
+	for (uint32_t w = 0; w < m->dir.words_cpu; w++) {
+		uint64_t bits = 0;
+
+		for (uint32_t k = 0; k < n; k++)
+			bits |= m->orow_cpus[(size_t)p[k].orow * m->dir.words_cpu + w];
+		cpus += (uint32_t)__builtin_popcountll(bits);
+	}
+	return cpus;
+}
+
+/* The Pareto row of the @n prows at @p (one offset and site). */
+static void print_prow(FILE *f, const struct report_col *cols, const struct run_result *r,
+		       const struct rline *rl, const struct prow *p, uint32_t n)
+{
+	struct orow sum;
+	const struct orow *o = &sum;
+	uint32_t cpus = sum_prows(r->mem, p, n, &sum);
 	const struct objmap *om = run_objs(r);
 	uint64_t addr = rl->addr + p->off;
-	uint32_t obj = om ? objmap_find(om, addr) : OBJ_NONE, cpus = 0;
+	uint32_t obj = om ? objmap_find(om, addr) : OBJ_NONE;
 	char buf[PT_NCOL][CELL], *label = objmap_label(om, obj, addr);
 	const char *cells[PT_NCOL] = {
 		fmt_pct(buf[0], o->c[OS_HITM_RMT], rl->c[LS_HITM_RMT]),
@@ -475,9 +498,6 @@ static void print_prow(FILE *f, const struct report_col *cols, const struct run_
 	};
 
 	snprintf(buf[PT_OFF], CELL, "0x%" PRIx32, p->off);
-	for (uint32_t w = 0; w < m->dir.words_cpu; w++)
-		cpus += (uint32_t)__builtin_popcountll(
-			m->orow_cpus[(size_t)p->orow * m->dir.words_cpu + w]);
 	fmt_u(buf[9], cpus);
 	report_table_row(f, cols, PT_NCOL, cells);
 	g_free(label);
@@ -520,8 +540,11 @@ static void print_pareto(FILE *f, const struct run_result *r, const struct rline
 			rl->c[LS_HITM_LCL] + rl->c[LS_HITM_RMT], rl->c[LS_HITM_LCL],
 			rl->c[LS_HITM_RMT], rl->c[LS_PF_HITM], rl->c[LS_LOADS] + rl->c[LS_STORES]);
 		fprintf(f, "  %s\n", DASHES);
-		for (uint32_t k = 0; k < n; k++)
-			print_prow(f, cols, r, rl, &p[k]);
+		for (uint32_t k = 0, e; k < n; k = e) {
+			for (e = k + 1; e < n && p[e].off == p[k].off && p[e].site == p[k].site; e++)
+				;
+			print_prow(f, cols, r, rl, &p[k], e - k);
+		}
 		g_free(p);
 	}
 	fputc('\n', f);

@@ -3,8 +3,8 @@
  * description, and reports, CSV headers and plot columns all print through these tables, so a
  * new counter appears everywhere at once.
  *
- * Per cacheline (struct line_stats) and per (line, byte offset, code site) (struct orow, the
- * perf-c2c Pareto row).  Latency totals are in picoseconds; report code converts to cycles
+ * Per cacheline (struct line_stats) and per (line, byte offset, code site, caller) (struct orow,
+ * the perf-c2c Pareto row, split by the call site one frame up as perf c2c -g does).  Latency totals are in picoseconds; report code converts to cycles
  * of the machine ("cycles" as perf c2c prints them).
  */
 #ifndef C2C_STATS_H
@@ -74,6 +74,7 @@ struct orow {
 	uint64_t c[OS_COUNT];
 	uint32_t line;
 	uint32_t site;
+	uint32_t caller; /* call site of the path that ran @site, DIR_NONE for a top-level path */
 	uint32_t next; /* next row of the same line */
 	uint8_t off;
 };

@@ -3,9 +3,11 @@
  * per-path costs, loops and calls.
  */
 #include <glib.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "interp.h"
+#include "report.h"
 #include "run.h"
 #include "scenario.h"
 #include "testutil.h"
@@ -197,6 +199,64 @@ START_TEST(interp_irq_cost_is_a_machine_parameter)
 }
 END_TEST
 
+/* The rows of site @site in @r's Pareto data; @callers gets each row's caller name ("-" for a
+ * top-level call) and @loads its loads, in row order.  Return: how many rows. */
+static uint32_t site_rows(const struct run_result *r, const char *site, const char **callers,
+			  uint64_t *loads, uint32_t max)
+{
+	uint32_t n = 0;
+
+	for (uint32_t i = 0; i < r->mem->nr_orows; i++) {
+		const struct orow *o = &r->mem->orow[i];
+
+		if (strcmp(r->site_names[o->site], site))
+			continue;
+		ck_assert_uint_lt(n, max);
+		callers[n] = o->caller == DIR_NONE ? "-" : r->site_names[o->caller];
+		loads[n++] = o->c[OS_LOADS];
+	}
+	return n;
+}
+
+/* perf c2c -g: one function called from two paths gives one Pareto row per caller in the data
+ * (offsets.csv), and the report's Pareto table sums them into one row per code site. */
+START_TEST(interp_pareto_rows_keep_callers_apart)
+{
+	struct scenario *sc;
+	struct run_result *r = tu_run_scenario("sim/tests/data/callers.yaml", NULL, 0, &sc);
+	const char *callers[4];
+	uint64_t loads[4], fault = r->actors[0].iterations, freed = r->actors[1].iterations;
+	uint32_t n = site_rows(r, "bump:0 rmw shared.count[0]", callers, loads, 4);
+	uint64_t by[3] = {0};
+	char *text = NULL, *at;
+	size_t len = 0, shown = 0;
+	FILE *f;
+
+	ck_assert_uint_eq(n, 3);
+	for (uint32_t i = 0; i < n; i++) {
+		int k = !strcmp(callers[i], "from_fault:0 call bump") ? 0
+			: !strcmp(callers[i], "from_free:1 call bump") ? 1
+			: !strcmp(callers[i], "-") ? 2 : -1;
+
+		ck_assert_msg(k >= 0, "unexpected caller '%s'", callers[i]);
+		by[k] += loads[i];
+	}
+	ck_assert_uint_eq(fault, 80);
+	ck_assert_uint_eq(by[0], fault);
+	ck_assert_uint_eq(by[1], freed);
+	ck_assert_uint_eq(by[2], freed);
+	f = open_memstream(&text, &len);
+	report_print(f, sc, &sc->v[0], r);
+	fclose(f);
+	for (at = text; (at = strstr(at, "bump:0 rmw")); at++)
+		shown++;
+	ck_assert_uint_eq(shown, 1);
+	free(text);
+	run_result_free(r);
+	scenario_free(sc);
+}
+END_TEST
+
 static Suite *interp_suite(void)
 {
 	Suite *s = suite_create("interp");
@@ -210,6 +270,7 @@ static Suite *interp_suite(void)
 	tcase_add_test(tc, interp_mlp_shared_by_smt_siblings);
 	tcase_add_test(tc, run_smt_compute_sharing);
 	tcase_add_test(tc, interp_irq_cost_is_a_machine_parameter);
+	tcase_add_test(tc, interp_pareto_rows_keep_callers_apart);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -207,14 +207,14 @@ START_TEST(output_write_csv)
 	g_free(text);
 
 	text = slurp(out, "offsets.csv");
-	g_string_assign(head, "variant,address,object,member,offset,site,cpus");
+	g_string_assign(head, "variant,address,object,member,offset,site,caller,cpus");
 	for (int k = 0; k < OS_COUNT; k++)
 		g_string_append_printf(head, ",%s", ostat_info[k].key);
 	ck_assert(g_str_has_prefix(text, head->str));
 	ck_assert_ptr_nonnull(
-		strstr(text, "\ndefault,0x10000000,counter,-,0,inc:0 locked_rmw counter+0,2,"));
+		strstr(text, "\ndefault,0x10000000,counter,-,0,inc:0 locked_rmw counter+0,-,2,"));
 	/* RFC 4180: a field with a comma or quote is quoted, quotes doubled. */
-	ck_assert_ptr_nonnull(strstr(text, ",flag,-,0,\"flag:0 store flag+0, \"\"x\"\"\",1,"));
+	ck_assert_ptr_nonnull(strstr(text, ",flag,-,0,\"flag:0 store flag+0, \"\"x\"\"\",-,1,"));
 	g_free(text);
 	g_string_free(head, TRUE);
 	g_free(out);
