@@ -62,6 +62,8 @@ static bool parse_run_args(int argc, char **argv, struct run_args *a, struct c2c
 			a->quiet = true;
 		} else if (!strcmp(opt, "--pair")) {
 			add_override(a, "report.group=pair", err);
+		} else if (!strcmp(opt, "--callers")) {
+			add_override(a, "report.callers=true", err);
 		} else if ((!strcmp(opt, "--seed") || !strcmp(opt, "--out") ||
 			    !strcmp(opt, "--set") || !strcmp(opt, "--sort") ||
 			    !strcmp(opt, "--variant")) && !has_val) {
@@ -89,7 +91,7 @@ static bool parse_run_args(int argc, char **argv, struct run_args *a, struct c2c
 			add_override(a, kv, err);
 		} else if (opt[0] == '-') {
 			err_setf(err, "c2csim run: unknown option '%s' (expected --seed, --out, --set, "
-				 "--variant, --check, --quiet, --pair or --sort)", opt);
+				 "--variant, --check, --quiet, --pair, --callers or --sort)", opt);
 			return false;
 		} else if (a->scenario) {
 			err_setf(err, "c2csim run: more than one scenario ('%s' and '%s')",

@@ -3,7 +3,7 @@
  *
  *   c2csim run [SCENARIO] [--seed N] [--out DIR] [--set KEY=VALUE]... [--variant NAME]...
  *              [--check] [--quiet]
- *              [--pair] [--sort tot|lcl|rmt]
+ *              [--pair] [--callers] [--sort tot|lcl|rmt]
  *   c2csim protocol          print the coherence protocol table
  *   c2csim bench [--scale N] simulated accesses per host second on the benchmark scenarios
  *   c2csim --help | --version
@@ -35,6 +35,8 @@ static const char usage[] =
 	"                            (also on when the environment has C2CSIM_CHECK=1)\n"
 	"      --quiet               do not print the report (the results directory is written)\n"
 	"      --pair                group the cacheline table by 128-byte pair (perf c2c --double-cl)\n"
+	"      --callers             split the Pareto rows by caller, the call site one frame up\n"
+	"                            (perf c2c -g)\n"
 	"      --sort tot|lcl|rmt    sort the cacheline table by total, local or remote HITMs\n"
 	"  layout COMMAND ...        struct layouts: import (pahole), show, fields, check, diff\n"
 	"                            (c2csim layout --help)\n"

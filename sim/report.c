@@ -394,12 +394,11 @@ static void print_line_table(FILE *f, const struct run_result *r, const struct r
 }
 
 /* One orow and its offset within the table row's line or pair.  A Pareto row is the run of
- * prows with one (offset, site): the text report does not split code sites by caller
- * (offsets.csv does). */
+ * prows with one (offset, site), or with report.callers one (offset, site, caller). */
 struct prow {
 	uint32_t orow;
 	uint32_t off;
-	uint32_t site;
+	uint32_t site, caller;
 };
 
 static int prow_cmp(const void *pa, const void *pb)
@@ -408,7 +407,14 @@ static int prow_cmp(const void *pa, const void *pb)
 
 	if (a->off != b->off)
 		return a->off < b->off ? -1 : 1;
-	return a->site < b->site ? -1 : a->site > b->site;
+	if (a->site != b->site)
+		return a->site < b->site ? -1 : 1;
+	return a->caller < b->caller ? -1 : a->caller > b->caller;
+}
+
+static bool same_prow(const struct prow *a, const struct prow *b, bool callers)
+{
+	return a->off == b->off && a->site == b->site && (!callers || a->caller == b->caller);
 }
 
 /* The (offset, site) rows of @rl sorted by offset then site.  Return: *@n rows (g_free). */
@@ -427,7 +433,7 @@ static struct prow *collect_prows(const struct mem *m, const struct rline *rl, u
 				v = g_renew(struct prow, v, cap);
 			}
 			v[nr++] = (struct prow){o, (uint32_t)(base + m->orow[o].off),
-						m->orow[o].site};
+						m->orow[o].site, m->orow[o].caller};
 		}
 	}
 	if (nr)
@@ -472,10 +478,19 @@ static uint32_t sum_prows(const struct mem *m, const struct prow *p, uint32_t n,
 	return cpus;
 }
 
-/* The Pareto row of the @n prows at @p (one offset and site). */
-static void print_prow(FILE *f, const struct report_col *cols, const struct run_result *r,
-		       const struct rline *rl, const struct prow *p, uint32_t n)
+/* The code address of a Pareto row: its site, or with @callers "site <- caller". */
+static char *code_label(const struct run_result *r, const struct prow *p, bool callers)
 {
+	if (!callers || p->caller == DIR_NONE)
+		return g_strdup(site_name(r, p->site));
+	return g_strdup_printf("%s <- %s", site_name(r, p->site), site_name(r, p->caller));
+}
+
+/* The Pareto row of the @n prows at @p (one offset and site, and caller with @callers). */
+static void print_prow(FILE *f, const struct report_col *cols, const struct run_result *r,
+		       const struct rline *rl, const struct prow *p, uint32_t n, bool callers)
+{
+	g_autofree char *code = code_label(r, p, callers);
 	struct orow sum;
 	const struct orow *o = &sum;
 	uint32_t cpus = sum_prows(r->mem, p, n, &sum);
@@ -489,7 +504,7 @@ static void print_prow(FILE *f, const struct report_col *cols, const struct run_
 		fmt_u(buf[2], o->c[OS_ST_L1HIT]),
 		fmt_u(buf[3], o->c[OS_ST_L1MISS]),
 		buf[PT_OFF],
-		site_name(r, p->site),
+		code,
 		fmt_u(buf[6], avg_cycles(o->c[OS_CYC_HITM_RMT], o->c[OS_HITM_RMT], r->mc)),
 		fmt_u(buf[7], avg_cycles(o->c[OS_CYC_HITM_LCL], o->c[OS_HITM_LCL], r->mc)),
 		fmt_u(buf[8], avg_cycles(o->c[OS_CYC_LOAD], o->c[OS_LOADS], r->mc)),
@@ -516,14 +531,36 @@ static const char *struct_line(const struct run_result *r, uint64_t addr, char *
 	return buf;
 }
 
+/* The code address column's width: every site name, and with @callers every "site <- caller"
+ * of the shown rows. */
+static int code_width(const struct run_result *r, const struct rline *rows, uint32_t shown,
+		      bool callers)
+{
+	int w = pareto_cols[PT_SITE].width;
+
+	for (uint32_t s = 0; s < r->nr_sites; s++)
+		w = MAX(w, (int)strlen(site_name(r, s)));
+	for (uint32_t i = 0; callers && i < shown; i++) {
+		uint32_t n;
+		struct prow *p = collect_prows(r->mem, &rows[i], &n);
+
+		for (uint32_t k = 0; k < n; k++) {
+			g_autofree char *code = code_label(r, &p[k], true);
+
+			w = MAX(w, (int)strlen(code));
+		}
+		g_free(p);
+	}
+	return w;
+}
+
 static void print_pareto(FILE *f, const struct run_result *r, const struct rline *rows,
-			 uint32_t shown, char **labels)
+			 uint32_t shown, char **labels, bool callers)
 {
 	struct report_col cols[PT_NCOL];
 
 	memcpy(cols, pareto_cols, sizeof(cols));
-	for (uint32_t s = 0; s < r->nr_sites; s++)
-		cols[PT_SITE].width = MAX(cols[PT_SITE].width, (int)strlen(site_name(r, s)));
+	cols[PT_SITE].width = code_width(r, rows, shown, callers);
 	report_section(f, "Shared Cache Line Distribution Pareto");
 	report_table_head(f, cols, PT_NCOL);
 	for (uint32_t i = 0; i < shown; i++) {
@@ -541,9 +578,9 @@ static void print_pareto(FILE *f, const struct run_result *r, const struct rline
 			rl->c[LS_HITM_RMT], rl->c[LS_PF_HITM], rl->c[LS_LOADS] + rl->c[LS_STORES]);
 		fprintf(f, "  %s\n", DASHES);
 		for (uint32_t k = 0, e; k < n; k = e) {
-			for (e = k + 1; e < n && p[e].off == p[k].off && p[e].site == p[k].site; e++)
+			for (e = k + 1; e < n && same_prow(&p[e], &p[k], callers); e++)
 				;
-			print_prow(f, cols, r, rl, &p[k], e - k);
+			print_prow(f, cols, r, rl, &p[k], e - k, callers);
 		}
 		g_free(p);
 	}
@@ -569,7 +606,7 @@ void report_print(FILE *f, const struct scenario *sc, const struct variant *v,
 	print_trace_events(f, r, tot);
 	print_global(f, rows, nr, nr_shared, shown, pair);
 	print_line_table(f, r, rows, shown, labels);
-	print_pareto(f, r, rows, shown, labels);
+	print_pareto(f, r, rows, shown, labels, v && v->report.callers);
 	report_print_world(f, r);
 	g_strfreev(labels);
 	g_free(rows);

@@ -98,7 +98,7 @@ static bool load_end(struct variant *v, const struct yt_node *n, struct c2c_err 
 
 static bool load_report(struct variant *v, const struct yt_node *n, struct c2c_err *err)
 {
-	static const char *const keys[] = {"group", "sort", "lines", NULL};
+	static const char *const keys[] = {"group", "sort", "lines", "callers", NULL};
 	struct yt_node *k;
 	int e;
 	int64_t lines;
@@ -120,6 +120,8 @@ static bool load_report(struct variant *v, const struct yt_node *n, struct c2c_e
 			return false;
 		v->report.lines = (uint32_t)lines;
 	}
+	if ((k = yt_get(n, "callers")) && !yt_bool(k, "report.callers", &v->report.callers, err))
+		return false;
 	return true;
 }
 
@@ -133,7 +135,7 @@ static bool load_variant(struct variant *v, const char *dir, struct c2c_err *err
 	struct yt_node *root = v->tree, *k;
 	bool ok;
 
-	v->report = (struct report_opts){GROUP_LINE, SORT_TOT, 10};
+	v->report = (struct report_opts){.group = GROUP_LINE, .sort = SORT_TOT, .lines = 10};
 	objmap_init(&v->objs);
 	v->lib = layout_lib_new();
 	v->objs.lib = v->lib;

@@ -19,7 +19,8 @@
  *         - {op: locked_rmw, at: counter, size: 8}    # load | store | rmw | locked_rmw
  *         - {op: delay, ns: 20}                       # or ns: [min, max], or cycles: N
  *   trace: {file: accesses.trace, loops: 1}           # optional: "cpu op address size" lines
- *   report: {group: line, sort: tot, lines: 10}       # group line|pair, sort tot|lcl|rmt
+ *   report: {group: line, sort: tot, lines: 10, callers: false}   # group line|pair,
+ *                                                     # sort tot|lcl|rmt
  *   variants:                                         # optional, run side by side
  *     - {name: no-prefetch, set: {machine.prefetch.adjacent_line: false}}
  *
@@ -86,6 +87,7 @@ struct report_opts {
 	enum report_group group;
 	enum report_sort sort;
 	uint32_t lines;        /* rows of the cacheline table (and lines in the Pareto) */
+	bool callers;          /* Pareto rows per caller too (perf c2c -g), not only per site */
 };
 
 /* One variant, fully loaded: what run_variant() needs. */

@@ -276,6 +276,9 @@ static const struct bad bads[] = {
 	{"bad-19 bad lock kind",
 	 {"run", "sim/tests/data/res-counter.yaml", "--set", "lock_kind=mcs"},
 	 "--set:1:1", "unknown value 'mcs' (expected one of: ticket, queued"},
+	{"bad-20 report.callers not a boolean",
+	 {"run", "sim/tests/data/callers.yaml", "--set", "report.callers=often"},
+	 "--set:1:1", "report.callers: 'often' is not a boolean (expected true or false)"},
 	{"bad-9 unknown machine key",
 	 {"run", "sim/tests/data/small.yaml", "--set", "machine.latency.hitm_lcl_ns=3"},
 	 "--set:1:1", "did you mean 'hitm_local_ns'"},
@@ -289,6 +292,36 @@ START_TEST(run_bad_input)
 	c2csim(&c, b->args);
 	assert_one_line_error(&c, b->file_part, b->what);
 	cmd_free(&c);
+}
+END_TEST
+
+/* --callers splits the report's Pareto rows by caller (perf c2c -g); without it one row per
+ * code site sums them.  offsets.csv has the callers either way. */
+START_TEST(run_callers_in_report)
+{
+	g_autofree char *tmp = tmpdir();
+	const char *plain[] = {"run", "sim/tests/data/callers.yaml", "--out", tmp, NULL};
+	const char *split[] = {"run", "sim/tests/data/callers.yaml", "--out", tmp, "--callers",
+			       NULL};
+	struct cmd c, d;
+
+	c2csim(&c, plain);
+	ck_assert_msg(c.status == 0, "%s", c.err);
+	ck_assert_ptr_null(strstr(c.out, " <- "));
+	{
+		g_autofree char *o = slurp(tmp, "offsets.csv");
+
+		ck_assert_ptr_nonnull(strstr(o, ",bump:0 rmw shared.count[0],from_fault:0 call bump,"));
+		ck_assert_ptr_nonnull(strstr(o, ",bump:0 rmw shared.count[0],from_free:1 call bump,"));
+		ck_assert_ptr_nonnull(strstr(o, ",bump:0 rmw shared.count[0],-,"));
+	}
+	c2csim(&d, split);
+	ck_assert_msg(d.status == 0, "%s", d.err);
+	ck_assert_ptr_nonnull(strstr(d.out, "bump:0 rmw shared.count[0] <- from_fault:0 call bump "));
+	ck_assert_ptr_nonnull(strstr(d.out, "bump:0 rmw shared.count[0] <- from_free:1 call bump "));
+	cmd_free(&c);
+	cmd_free(&d);
+	rm_rf(tmp);
 }
 END_TEST
 
@@ -487,6 +520,7 @@ static Suite *cli_suite(void)
 	tcase_add_test(tc, run_trace_replay);
 	tcase_add_test(tc, run_set_overrides_machine);
 	tcase_add_test(tc, run_members_named_in_report);
+	tcase_add_test(tc, run_callers_in_report);
 	tcase_add_test(tc, layout_check_pair_placement);
 	tcase_add_test(tc, layout_show_fields_diff);
 	tcase_add_test(tc, run_path_variants_compared_and_identical);

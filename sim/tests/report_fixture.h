@@ -117,7 +117,7 @@ static inline struct fix *fix_new(void)
 	fx->sc->v = v = g_new0(struct variant, 1);
 	v->name = g_strdup("default");
 	v->seed = 7;
-	v->report = (struct report_opts){GROUP_LINE, SORT_TOT, 10};
+	v->report = (struct report_opts){.group = GROUP_LINE, .sort = SORT_TOT, .lines = 10};
 	v->tree = yt_copy(fx->mtree);
 	ck_assert_msg(machine_load(&v->mc, fx->mtree, &err), "%s", err.msg);
 	objmap_init(&v->objs);
