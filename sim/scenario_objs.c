@@ -407,6 +407,23 @@ static bool load_objects(struct loader *ld, const struct yt_node *root)
 }
 
 
+/* The MCS nodes through which queued spinlocks hand the lock over (interp_lock.c): one per CPU
+ * at the end of its per-cpu unit, named after the kernel's per-cpu `qnodes` so that their
+ * hand-off HITMs are attributed in the reports. */
+static void add_qnodes(struct loader *ld)
+{
+	const struct machine *mc = &ld->v->mc;
+
+	for (int c = 0; c < mc->nr_cpus; c++) {
+		g_autofree char *inst = g_strdup_printf("qnodes@%d", c);
+		uint32_t o = objmap_add(&ld->v->objs, inst, "mcs_spinlock",
+					PERCPU_BASE + PERCPU_QNODE + (uint64_t)c * PERCPU_UNIT, 16,
+					(uint16_t)machine_socket_node(mc, machine_cpu_socket(mc, c)));
+
+		ld->v->objs.v[o].per_cpu = true;
+	}
+}
+
 bool scn_load_objects(struct loader *ld, const struct yt_node *root)
 {
 	return load_objects(ld, root);
@@ -606,6 +623,8 @@ bool scn_load_entities(struct loader *ld, const struct yt_node *root)
 		ok = false;
 	for (uint32_t i = 0; ok && seq && i < seq->len; i++)
 		ok = load_entity(ld, seq->items[i], i);
+	if (ok)
+		add_qnodes(ld);
 	if (ok && (bad = objmap_seal(&ld->v->objs)) != OBJ_NONE) {
 		err_set(ld->err, root->mark, "scenario: '%s' overlaps another object in memory",
 			ld->v->objs.v[bad].name);
