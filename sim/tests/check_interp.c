@@ -52,6 +52,33 @@ START_TEST(interp_lock_hold_grows_with_ticket_waiters)
 }
 END_TEST
 
+/* A queued lock hands over through the waiters' per-cpu MCS nodes: they are named objects
+ * (qnodes@CPU), and the hand-offs show as HITMs on them. */
+START_TEST(interp_qnodes_are_named)
+{
+	const char *sets[] = {"lock_kind=queued", "actors[0].cpus=0-15", "end.time_us=40",
+			      "machine=skylake-sp-2s", "actors[1].cpus=39", NULL};
+	struct scenario *sc;
+	struct run_result *r = tu_run_scenario("sim/tests/data/res-counter.yaml", sets, 0, &sc);
+	uint64_t hitm = 0;
+
+	for (int c = 0; c < 16; c++) {
+		uint64_t a = PERCPU_BASE + PERCPU_QNODE + (uint64_t)c * PERCPU_UNIT;
+		uint32_t o = objmap_find(r->objs, a), l = mem_line(r->mem, a);
+		g_autofree char *want = g_strdup_printf("qnodes@%d", c);
+
+		ck_assert_uint_ne(o, OBJ_NONE);
+		ck_assert_str_eq(r->objs->v[o].name, want);
+		ck_assert_str_eq(r->objs->v[o].type, "mcs_spinlock");
+		if (l != DIR_NONE)
+			hitm += ls_hitm(&r->mem->dir.stats[l]) + r->mem->dir.stats[l].c[LS_ST_RFO_HITM];
+	}
+	ck_assert_uint_gt(hitm, 0);
+	run_result_free(r);
+	scenario_free(sc);
+}
+END_TEST
+
 START_TEST(interp_values_and_counters)
 {
 	struct scenario *sc;
@@ -264,6 +291,7 @@ static Suite *interp_suite(void)
 
 	tcase_set_timeout(tc, 300);
 	tcase_add_test(tc, interp_lock_hold_grows_with_ticket_waiters);
+	tcase_add_test(tc, interp_qnodes_are_named);
 	tcase_add_test(tc, interp_values_and_counters);
 	tcase_add_test(tc, interp_typed_local_entity);
 	tcase_add_test(tc, interp_mlp_overlaps_independent_loads_only);
