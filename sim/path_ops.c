@@ -250,11 +250,11 @@ static bool op_for(struct pcomp *pc, const struct yt_node *map)
 	if (!yt_expect_map(map, "for", keys, pc->err) || !yt_expect_map(f, "for", fkeys, pc->err) ||
 	    !(k = yt_require(f, "in", "for", pc->err)) || !parse_iter(pc, k, &init, &kind) ||
 	    !(k = yt_require(f, "var", "for", pc->err)) || !yt_str(k, "for.var", &vname, pc->err))
-		return false;
+		goto fail;
 	if (pc->nr_loops == PC_MAX_LOOPS) {
 		err_set(pc->err, map->mark, "for: loops nested too deep (expected at most %d)",
 			PC_MAX_LOOPS);
-		return false;
+		goto fail;
 	}
 	cursor = pc_hidden(pc);
 	pc_hidden(pc); /* the limit, right after the cursor */
@@ -262,7 +262,7 @@ static bool op_for(struct pcomp *pc, const struct yt_node *map)
 	if (cursor < 0 || var < 0 || pc->local_kind[var] != kind) {
 		err_set(pc->err, k->mark, "for.var: '%s' %s", vname, var < 0 || cursor < 0
 			? "does not fit (too many locals)" : "is already used for another kind");
-		return false;
+		goto fail;
 	}
 	init.callee = (uint32_t)cursor;
 	g_array_append_val(pc->code, init);
@@ -289,6 +289,10 @@ static bool op_for(struct pcomp *pc, const struct yt_node *map)
 			pc_here(pc);
 	g_array_free(lp->breaks, TRUE);
 	return true;
+fail:	/* the bounds parse_iter() compiled are not in the code yet */
+	expr_free(init.a);
+	expr_free(init.b);
+	return false;
 }
 
 static bool op_call(struct pcomp *pc, const struct yt_node *v)
