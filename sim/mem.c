@@ -571,7 +571,8 @@ static simtime_t demand(struct mem *m, int cpu, uint64_t addr, int event, uint32
 	struct req rq = {.cpu = cpu, .core = core, .socket = core_socket(m, core),
 			 .la = addr >> m->gshift << m->gshift,
 			 .off = (uint8_t)(addr & (m->gsize - 1)), .event = (uint8_t)event,
-			 .site = site, .caller = caller, .cause = DIR_NONE, .cause_orow = DIR_NONE, .now = now};
+			 .site = site, .caller = caller, .cause = DIR_NONE, .cause_orow = DIR_NONE,
+			 .now = now};
 	struct outcome o;
 	uint32_t orow;
 

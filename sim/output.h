@@ -9,9 +9,9 @@
  *   summary.yaml       version, scenario, seed; per variant: totals, actors, hottest lines
  *   lines.csv          every shared line (more than one CPU, or HITMs) of every variant: `variant,address,object,line,cpus,`
  *                      then one column per per-line counter of the registry (stats.h)
- *   offsets.csv        every (line, offset, code site, caller) row of those lines: `variant,address,
- *                      object,member,offset,site,caller,cpus,` then one column per per-offset
- *                      counter of the registry; caller is the call site one frame up, `-` for
+ *   offsets.csv        every (line, offset, code site, caller) row of those lines: `variant,
+ *                      address,object,member,offset,site,caller,cpus,` and a column per
+ *                      per-offset counter of the registry; caller is the call site one frame up, `-` for
  *                      a top-level path
  *   report.txt         the stdout report, verbatim
  *   scenario.yaml      a verbatim copy of the scenario file

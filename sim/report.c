@@ -417,7 +417,7 @@ static bool same_prow(const struct prow *a, const struct prow *b, bool callers)
 	return a->off == b->off && a->site == b->site && (!callers || a->caller == b->caller);
 }
 
-/* The (offset, site) rows of @rl sorted by offset then site.  Return: *@n rows (g_free). */
+/* The rows of @rl sorted by offset, site, caller.  Return: *@n rows (g_free). */
 static struct prow *collect_prows(const struct mem *m, const struct rline *rl, uint32_t *n)
 {
 	struct prow *v = NULL;

@@ -4,8 +4,9 @@
  * new counter appears everywhere at once.
  *
  * Per cacheline (struct line_stats) and per (line, byte offset, code site, caller) (struct orow,
- * the perf-c2c Pareto row, split by the call site one frame up as perf c2c -g does).  Latency totals are in picoseconds; report code converts to cycles
- * of the machine ("cycles" as perf c2c prints them).
+ * the perf-c2c Pareto row, split by the call site one frame up as perf c2c -g does).  Latency
+ * totals are in picoseconds; report code converts to cycles of the machine ("cycles" as perf
+ * c2c prints them).
  */
 #ifndef C2C_STATS_H
 #define C2C_STATS_H
