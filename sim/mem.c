@@ -133,8 +133,11 @@ static uint32_t line_index(struct mem *m, uint64_t la)
 	uint32_t idx = dir_find(&m->dir, la);
 
 	if (idx == DIR_NONE) {
+		/* Named after the object at its first byte; homed where the memory of any object
+		 * in it is (a 128-byte unit can begin in padding). */
 		uint32_t obj = m->objs ? objmap_find(m->objs, la) : OBJ_NONE;
-		uint16_t home = obj != OBJ_NONE ? m->objs->v[obj].node : 0;
+		uint32_t mem = m->objs ? objmap_find_in(m->objs, la, la + m->gsize) : OBJ_NONE;
+		uint16_t home = mem != OBJ_NONE ? m->objs->v[mem].node : 0;
 
 		idx = dir_insert(&m->dir, la, home, obj);
 	}

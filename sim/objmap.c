@@ -80,6 +80,24 @@ uint32_t objmap_find(const struct objmap *om, uint64_t addr)
 	return addr < om->v[lo].base + om->v[lo].size ? lo : OBJ_NONE;
 }
 
+uint32_t objmap_find_in(const struct objmap *om, uint64_t lo, uint64_t hi)
+{
+	uint32_t o = objmap_find(om, lo), a = 0, b = om->nr;
+
+	if (o != OBJ_NONE)
+		return o;
+	/* Binary search for the first object whose base is > lo. */
+	while (a < b) {
+		uint32_t mid = a + (b - a) / 2;
+
+		if (om->v[om->by_addr[mid]].base <= lo)
+			a = mid + 1;
+		else
+			b = mid;
+	}
+	return a < om->nr && om->v[om->by_addr[a]].base < hi ? om->by_addr[a] : OBJ_NONE;
+}
+
 char *objmap_member(const struct objmap *om, uint32_t obj, uint64_t addr)
 {
 	const struct obj *o;

@@ -47,6 +47,10 @@ uint32_t objmap_seal(struct objmap *om);
 /* objmap_find - the object containing @addr, or OBJ_NONE. */
 uint32_t objmap_find(const struct objmap *om, uint64_t addr);
 
+/* objmap_find_in - the object containing @lo, else the first one starting in [@lo, @hi), else
+ * OBJ_NONE: which object's memory a coherence unit that begins in padding belongs to. */
+uint32_t objmap_find_in(const struct objmap *om, uint64_t lo, uint64_t hi);
+
 /* objmap_member - the member path of @addr in object @obj ("lruvec.lru_lock"), or NULL when
  * the object has no layout or the byte is a hole.  Caller g_free()s. */
 char *objmap_member(const struct objmap *om, uint32_t obj, uint64_t addr);

@@ -184,6 +184,40 @@ START_TEST(objmap_find_single)
 }
 END_TEST
 
+/* A 128-byte unit that begins in padding belongs to the first object inside it. */
+START_TEST(objmap_find_in_unit)
+{
+	static const struct {
+		uint64_t lo, hi;
+		uint32_t want;
+	} cases[] = {                       /* object indexes: c 0, a 1, b 2 (added order) */
+		{0x1000, 0x1080, 1},        /* starts inside a */
+		{0x0f80, 0x1000, OBJ_NONE}, /* ends where a begins */
+		{0x0fc0, 0x1040, 1},        /* padding, then a */
+		{0x1040, 0x10c0, OBJ_NONE}, /* padding after a, nothing in the unit */
+		{0x1f80, 0x2000, OBJ_NONE},
+		{0x1fc0, 0x2040, 2},        /* padding, then b */
+		{0x2040, 0x20c0, 0},        /* padding, then c */
+		{0x3000, 0x3080, OBJ_NONE}, /* past every object */
+	};
+	struct objmap om;
+
+	objmap_init(&om);
+	objmap_add(&om, "c", NULL, 0x2080, 0x10, 1);
+	objmap_add(&om, "a", NULL, 0x1000, 0x40, 0);
+	objmap_add(&om, "b", NULL, 0x2000, 0x10, 1);
+	ck_assert_uint_eq(objmap_seal(&om), OBJ_NONE);
+	for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+		uint32_t got = objmap_find_in(&om, cases[i].lo, cases[i].hi);
+
+		ck_assert_msg(got == cases[i].want, "[0x%lx, 0x%lx): got %u, expected %u",
+			      (unsigned long)cases[i].lo, (unsigned long)cases[i].hi, got,
+			      cases[i].want);
+	}
+	objmap_release(&om);
+}
+END_TEST
+
 /* ---- suite ------------------------------------------------------------------------------- */
 
 static TCase *tcase(Suite *s, const char *name)
@@ -210,6 +244,7 @@ static Suite *objmap_suite(void)
 	tc = tcase(s, "objmap_find");
 	tcase_add_test(tc, objmap_find_boundaries);
 	tcase_add_test(tc, objmap_find_single);
+	tcase_add_test(tc, objmap_find_in_unit);
 	return s;
 }
 
