@@ -589,11 +589,11 @@ START_TEST(scenario_load_trace_blank_runs)
 {
 	g_autofree char *dir = tmp_dir();
 	g_autofree char *path = put_file(dir, "s.yaml", HEAD "trace: {file: t.trace, loops: 2}\n");
-	g_autofree char *trace = put_file(dir, "t.trace",
-					  "0   load \t counter+8    8\n  3\t\tdelay   5\n");
 	struct c2c_err err = {0};
-	struct scenario *sc = scenario_load(path, NULL, 0, false, 0, &err);
+	struct scenario *sc;
 
+	g_free(put_file(dir, "t.trace", "0   load \t counter+8    8\n  3\t\tdelay   5\n"));
+	sc = scenario_load(path, NULL, 0, false, 0, &err);
 	rm_tree(dir);
 	ck_assert_msg(sc != NULL, "%s", err.msg);
 	ck_assert_uint_eq(sc->v[0].nr_actors, 2);
