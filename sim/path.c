@@ -462,6 +462,19 @@ static void kobjs_free(struct kobj *v, uint32_t nr)
 	g_free(v);
 }
 
+void pinsn_release(struct pinsn *in)
+{
+	paddr_release(&in->addr);
+	expr_free(in->a);
+	expr_free(in->b);
+	for (uint8_t a = 0; a < in->nr_args; a++)
+		expr_free(in->args[a]);
+	g_free(in->args);
+	in->a = in->b = NULL;
+	in->args = NULL;
+	in->nr_args = 0;
+}
+
 void program_free(struct program *pr)
 {
 	if (!pr)
@@ -469,16 +482,8 @@ void program_free(struct program *pr)
 	for (uint32_t i = 0; i < pr->nr_paths; i++) {
 		struct path *p = &pr->paths[i];
 
-		for (uint32_t c = 0; c < p->nr_code; c++) {
-			struct pinsn *in = &p->code[c];
-
-			paddr_release(&in->addr);
-			expr_free(in->a);
-			expr_free(in->b);
-			for (uint8_t a = 0; a < in->nr_args; a++)
-				expr_free(in->args[a]);
-			g_free(in->args);
-		}
+		for (uint32_t c = 0; c < p->nr_code; c++)
+			pinsn_release(&p->code[c]);
 		g_free(p->code);
 		g_free(p->name);
 		g_free(p->cite);

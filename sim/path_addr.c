@@ -164,7 +164,8 @@ static bool object_token(struct pcomp *pc, const struct kobj *objs, uint32_t nr,
 	return true;
 }
 
-bool pc_addr(struct pcomp *pc, const struct yt_node *n, uint32_t size, struct paddr *a)
+static bool compile_addr(struct pcomp *pc, const struct yt_node *n, uint32_t size,
+			 struct paddr *a)
 {
 	const struct kobj *objs = pc->prog->globals, *ko;
 	uint32_t nr = pc->prog->nr_globals, msize = 8;
@@ -218,10 +219,20 @@ bool pc_addr(struct pcomp *pc, const struct yt_node *n, uint32_t size, struct pa
 	return true;
 }
 
+bool pc_addr(struct pcomp *pc, const struct yt_node *n, uint32_t size, struct paddr *a)
+{
+	if (compile_addr(pc, n, size, a))
+		return true;
+	paddr_release(a);   /* the index, CPU and node expressions compiled before the error */
+	return false;
+}
+
 void paddr_release(struct paddr *a)
 {
 	for (int i = 0; i < a->nr_idx; i++)
 		expr_free(a->idx[i]);
 	expr_free(a->cpu);
 	expr_free(a->node);
+	a->nr_idx = 0;
+	a->cpu = a->node = NULL;
 }

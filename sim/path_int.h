@@ -41,13 +41,17 @@ uint32_t pc_here(const struct pcomp *pc);
 uint32_t pc_site(struct pcomp *pc, const char *op, const char *at);
 
 /* pc_addr - compile the address text of @n into @a; @size overrides the member's size (0:
- * the member's).  Return: false with pc->err set. */
+ * the member's).  Return: false with pc->err set and nothing left allocated in @a. */
 bool pc_addr(struct pcomp *pc, const struct yt_node *n, uint32_t size, struct paddr *a);
 
 /* pc_body - compile a sequence of operations. */
 bool pc_body(struct pcomp *pc, const struct yt_node *seq);
 
-/* paddr_release - free the expressions of an address. */
+/* paddr_release - free the expressions of an address (and forget them: safe to repeat). */
 void paddr_release(struct paddr *a);
+
+/* pinsn_release - free what an instruction owns: its address, operands and call arguments.
+ * Compilers of one operation call it on their half-built instruction when they fail. */
+void pinsn_release(struct pinsn *in);
 
 #endif

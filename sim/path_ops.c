@@ -40,31 +40,34 @@ static bool op_access(struct pcomp *pc, uint8_t op, const struct yt_node *v, con
 		return false;
 	if (v->kind == YT_MAP) {
 		if ((in.dst = (int16_t)local_for(pc, yt_get(v, "into"), "into")) == -2)
-			return false;
+			goto fail;
 		if (op == P_STORE && !(in.a = pc_expr(pc, yt_get(v, "value"), "store.value")))
-			return false;
+			goto fail;
 		if (op == P_RMW || op == P_ATOMIC) {
 			for (int i = 0; rmw_keys[i] && !in.a; i++)
 				if ((k = yt_get(v, rmw_keys[i]))) {
 					in.kind = (uint8_t)i;
 					if (!(in.a = pc_expr(pc, k, rmw_keys[i])))
-						return false;
+						goto fail;
 				}
 			if (!in.a) {
 				err_set(pc->err, v->mark, "%s: expected one of add, sub or set", opname);
-				return false;
+				goto fail;
 			}
 		}
 		if (op == P_CMPXCHG && (!(in.a = pc_expr(pc, yt_get(v, "old"), "cmpxchg.old")) ||
 					!(in.b = pc_expr(pc, yt_get(v, "new"), "cmpxchg.new"))))
-			return false;
+			goto fail;
 	} else if (op != P_LOAD && op != P_LOCK && op != P_UNLOCK) {
 		err_set(pc->err, v->mark, "%s: expected a mapping with at: and the operands", opname);
-		return false;
+		goto fail;
 	}
 	in.site = pc_site(pc, opname, at->str);
 	g_array_append_val(pc->code, in);
 	return true;
+fail:
+	pinsn_release(&in);
+	return false;
 }
 
 static bool op_delay(struct pcomp *pc, const struct yt_node *v)
@@ -290,8 +293,7 @@ static bool op_for(struct pcomp *pc, const struct yt_node *map)
 	g_array_free(lp->breaks, TRUE);
 	return true;
 fail:	/* the bounds parse_iter() compiled are not in the code yet */
-	expr_free(init.a);
-	expr_free(init.b);
+	pinsn_release(&init);
 	return false;
 }
 
@@ -340,13 +342,10 @@ static bool op_call(struct pcomp *pc, const struct yt_node *v)
 			err_set(pc->err, a->mark, "call %s: argument %u must be an entity of kind %s "
 				"(expected a parameter or loop variable of that kind)", name, i + 1,
 				pc->prog->kinds[want].name);
-			in.nr_args = i;
 			goto fail;
 		}
-		if (!(in.args[i] = pc_expr(pc, a, "call.args"))) {
-			in.nr_args = i;
+		if (!(in.args[i] = pc_expr(pc, a, "call.args")))
 			goto fail;
-		}
 	}
 	if ((in.dst = (int16_t)local_for(pc, yt_get(v, "into"), "into")) == -2)
 		goto fail;
@@ -354,9 +353,7 @@ static bool op_call(struct pcomp *pc, const struct yt_node *v)
 	g_array_append_val(pc->code, in);
 	return true;
 fail:
-	for (uint8_t i = 0; i < in.nr_args; i++)
-		expr_free(in.args[i]);
-	g_free(in.args);
+	pinsn_release(&in);   /* args is zeroed: the ones not compiled yet are NULL */
 	return false;
 }
 
@@ -392,8 +389,7 @@ static bool op_list(struct pcomp *pc, const struct yt_node *v, uint8_t lop, cons
 	g_array_append_val(pc->code, in);
 	return true;
 fail:
-	expr_free(in.a);
-	expr_free(in.b);
+	pinsn_release(&in);
 	return false;
 }
 

@@ -72,6 +72,9 @@ static const struct bad bads[] = {
 	 "rc; did you mean 'rc'?)"},
 	{"break-outside.yaml", "break-outside.yaml:9:9: break outside a loop (expected inside "
 	 "for: ... do:)"},
+	/* a CPU expression compiles, the member does not: nothing compiled may leak (ASan) */
+	{"cpu-then-bad-member.yaml", "cpu-then-bad-member.yaml:9:15: unknown member 'usgae' in "
+	 "struct res_counter"},
 	/* the lower bound compiles, the upper does not: nothing compiled may leak (ASan build) */
 	{"bad-range.yaml", "bad-range.yaml:9:27: ' )p': unexpected ')' at column 2 (expected an "
 	 "operand)"},
