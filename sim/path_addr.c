@@ -28,14 +28,20 @@ static void err_unknown(struct pcomp *pc, struct c2c_mark at, const char *what,
 		close ? close : "", close ? "'?" : "");
 }
 
-/* Split "[EXPR]" or "@EXPR" suffixes off an object token: "pn[nid]", "statc@c". */
-static char *take_bracket(const char **p)
+/* Split "[EXPR]" or "@EXPR" suffixes off an object token: "pn[nid]", "statc@c".  Return:
+ * the text inside the brackets, or NULL with pc->err set when the '[' is never closed. */
+static char *take_bracket(struct pcomp *pc, const char **p, const char *text,
+			  struct c2c_mark at)
 {
 	const char *s = *p + 1;
 	int depth = 1;
 
 	for (*p = s; **p && depth; (*p)++)
 		depth += (**p == '[') - (**p == ']');
+	if (depth) {
+		err_set(pc->err, at, "'%s': '[' without its ']' (expected NAME[INDEX])", text);
+		return NULL;
+	}
 	return g_strndup(s, (size_t)(*p - s - 1));
 }
 
@@ -67,9 +73,9 @@ static bool member_path(struct pcomp *pc, const struct layout *l, const char *mp
 			continue;
 		}
 		{
-			char *e = take_bracket(&p);
+			char *e = take_bracket(pc, &p, mpath, at);
 			int64_t v;
-			struct expr *x = pc_expr_text(pc, e, at);
+			struct expr *x = e ? pc_expr_text(pc, e, at) : NULL;
 
 			if (!x) {
 				g_free(e);
@@ -138,8 +144,10 @@ static bool object_token(struct pcomp *pc, const struct kobj *objs, uint32_t nr,
 	a->obj = (uint16_t)i;
 	*ko = &objs[i];
 	if (**p == '[') {
-		g_autofree char *e = take_bracket(p);
+		g_autofree char *e = take_bracket(pc, p, s, at);
 
+		if (!e)
+			return false;
 		if (!(*ko)->per_node) {
 			err_set(pc->err, at, "%s is not per node (expected %s without [NODE])", name,
 				name);

@@ -72,6 +72,9 @@ static const struct bad bads[] = {
 	 "rc; did you mean 'rc'?)"},
 	{"break-outside.yaml", "break-outside.yaml:9:9: break outside a loop (expected inside "
 	 "for: ... do:)"},
+	/* an index bracket never closed (used to read before the string: found by fuzzing) */
+	{"unclosed-index.yaml", "unclosed-index.yaml:9:15: 'usage[': '[' without its ']' "
+	 "(expected NAME[INDEX])"},
 	/* a CPU expression compiles, the member does not: nothing compiled may leak (ASan) */
 	{"cpu-then-bad-member.yaml", "cpu-then-bad-member.yaml:9:15: unknown member 'usgae' in "
 	 "struct res_counter"},
