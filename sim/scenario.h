@@ -104,8 +104,8 @@ struct report_opts {
 
 struct variant {
 	char *name;
-	struct yt_node *tree;
-	struct layout_lib *lib; /* struct layouts of this variant's objects (owned) */  /* the effective scenario tree (machine grafted, overrides applied) */
+	struct yt_node *tree;   /* the effective scenario tree (machine grafted, overrides applied) */
+	struct layout_lib *lib; /* struct layouts of this variant's objects (owned) */
 	struct machine mc;
 	struct objmap objs;
 	struct actor *actors;
