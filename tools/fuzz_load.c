@@ -3,22 +3,26 @@
  *
  * FUZZ_MODE picks what the input is:
  *   s  a scenario file (machine, layouts and paths resolve from the source tree);
+ *   r  the same, then each of its first two variants runs for at most 2 us of simulated time
+ *      with the invariant checks on;
  *   p  a path-model file, loaded by a fixed scenario that names it;
  *   l  a layout file;
  *   h  pahole text.
  * Bad input must give an error message and no result; a crash, a sanitizer report, a leak or
- * a failure without a message is a finding.
+ * a failure without a message is a finding, and so is an invariant violation in a run.
  */
 #include <glib.h>
 #include <glib/gstdio.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "err.h"
 #include "layout.h"
 #include "layout_lib.h"
 #include "pahole.h"
+#include "run.h"
 #include "scenario.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
@@ -71,6 +75,27 @@ static void load_scenario(const char *path, struct c2c_err *err)
 	scenario_free(sc);
 }
 
+/* Run what loaded, briefly.  A run may fail only for a model error the input asked for. */
+static void run_scenario(struct c2c_err *err)
+{
+	struct scenario *sc = scenario_load(input, NULL, 0, false, 0, err);
+
+	if (!sc && !err->msg[0])
+		abort();
+	for (uint32_t v = 0; sc && v < sc->nr_variants && v < 2; v++) {
+		struct c2c_err run_err = {0};
+		struct run_result *r;
+
+		if (!sc->v[v].end_time || sc->v[v].end_time > 2 * PS_PER_US)
+			sc->v[v].end_time = 2 * PS_PER_US;
+		r = run_variant(sc, v, true, &run_err);
+		if (!r && !strstr(run_err.msg, "calls nested deeper"))
+			abort();
+		run_result_free(r);
+	}
+	scenario_free(sc);
+}
+
 static void load_layout(struct c2c_err *err)
 {
 	struct layout_lib *lib = layout_lib_new();
@@ -106,6 +131,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	if (mode == 'l')
 		load_layout(&err);
+	else if (mode == 'r')
+		run_scenario(&err);
 	else
 		load_scenario(mode == 'p' ? pscenario : input, &err);
 	return 0;
