@@ -61,11 +61,11 @@ uint32_t objmap_seal(struct objmap *om)
 	return OBJ_NONE;
 }
 
-uint32_t objmap_find(const struct objmap *om, uint64_t addr)
+/* How many objects, in address order, have their base at or below @addr. */
+static uint32_t nr_based_at_or_below(const struct objmap *om, uint64_t addr)
 {
 	uint32_t lo = 0, hi = om->nr;
 
-	/* Binary search for the last object whose base is <= addr. */
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
 
@@ -74,28 +74,27 @@ uint32_t objmap_find(const struct objmap *om, uint64_t addr)
 		else
 			hi = mid;
 	}
-	if (lo == 0)
+	return lo;
+}
+
+uint32_t objmap_find(const struct objmap *om, uint64_t addr)
+{
+	uint32_t n = nr_based_at_or_below(om, addr), o;
+
+	if (n == 0)
 		return OBJ_NONE;
-	lo = om->by_addr[lo - 1];
-	return addr < om->v[lo].base + om->v[lo].size ? lo : OBJ_NONE;
+	o = om->by_addr[n - 1];
+	return addr < om->v[o].base + om->v[o].size ? o : OBJ_NONE;
 }
 
 uint32_t objmap_find_in(const struct objmap *om, uint64_t lo, uint64_t hi)
 {
-	uint32_t o = objmap_find(om, lo), a = 0, b = om->nr;
+	uint32_t o = objmap_find(om, lo), n;
 
 	if (o != OBJ_NONE)
 		return o;
-	/* Binary search for the first object whose base is > lo. */
-	while (a < b) {
-		uint32_t mid = a + (b - a) / 2;
-
-		if (om->v[om->by_addr[mid]].base <= lo)
-			a = mid + 1;
-		else
-			b = mid;
-	}
-	return a < om->nr && om->v[om->by_addr[a]].base < hi ? om->by_addr[a] : OBJ_NONE;
+	n = nr_based_at_or_below(om, lo);   /* by_addr[n] is the first object past lo */
+	return n < om->nr && om->v[om->by_addr[n]].base < hi ? om->by_addr[n] : OBJ_NONE;
 }
 
 char *objmap_member(const struct objmap *om, uint32_t obj, uint64_t addr)
