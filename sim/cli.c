@@ -7,10 +7,10 @@
 #include <time.h>
 
 #include "c2csim_config.h"
-#include "output.h"
-#include "report.h"
-#include "run.h"
-#include "scenario.h"
+#include "report/output.h"
+#include "report/report.h"
+#include "scenario/run.h"
+#include "scenario/scenario.h"
 
 struct run_args {
 	const char *scenario;

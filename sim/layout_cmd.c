@@ -21,9 +21,9 @@
 #include <unistd.h>
 
 #include "c2csim_config.h"
-#include "layout_check.h"
-#include "layout_lib.h"
-#include "pahole.h"
+#include "layout/layout_check.h"
+#include "layout/layout_lib.h"
+#include "layout/pahole.h"
 
 #define DEFAULT_LAYOUTS "layouts/linux-6.18"
 

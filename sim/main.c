@@ -18,7 +18,7 @@
 #include "c2csim_config.h"
 #include "cli.h"
 #include "layout_cmd.h"
-#include "protocol.h"
+#include "mem/protocol.h"
 
 static const char usage[] =
 	"usage: c2csim COMMAND [ARGS]\n"

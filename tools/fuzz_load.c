@@ -18,12 +18,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "err.h"
-#include "layout.h"
-#include "layout_lib.h"
-#include "pahole.h"
-#include "run.h"
-#include "scenario.h"
+#include "core/err.h"
+#include "layout/layout.h"
+#include "layout/layout_lib.h"
+#include "layout/pahole.h"
+#include "scenario/run.h"
+#include "scenario/scenario.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -3,7 +3,7 @@
 #include <glib.h>
 #include <stdlib.h>
 
-#include "cache.h"
+#include "mem/cache.h"
 #include "testutil.h"
 
 /* Fill @line_addr into @c the way mem.c does: pick the victim, set the tag, touch it. */

@@ -4,7 +4,7 @@
 #include <glib.h>
 #include <stdlib.h>
 
-#include "dir.h"
+#include "mem/dir.h"
 #include "testutil.h"
 
 /* A line address for the i-th line: scattered over a wide range, so hash probes collide. */

@@ -3,8 +3,8 @@
 #include <glib.h>
 #include <stdlib.h>
 
-#include "evq.h"
-#include "rng.h"
+#include "core/evq.h"
+#include "core/rng.h"
 #include "testutil.h"
 
 /* Events carry their push index in @arg; the handler is never called by these tests. */

@@ -6,10 +6,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "interp.h"
-#include "report.h"
-#include "run.h"
-#include "scenario.h"
+#include "path/interp.h"
+#include "report/report.h"
+#include "scenario/run.h"
+#include "scenario/scenario.h"
 #include "testutil.h"
 
 /* Average hold time (ps) of the res_counter lock with @cpus CPUs charging under @kind. */

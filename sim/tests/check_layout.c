@@ -5,8 +5,8 @@
 #include <glib.h>
 #include <string.h>
 
-#include "layout_check.h"
-#include "layout_lib.h"
+#include "layout/layout_check.h"
+#include "layout/layout_lib.h"
 #include "testutil.h"
 
 static struct layout_lib *lib;

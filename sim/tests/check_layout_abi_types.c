@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "layout.h"
+#include "layout/layout.h"
 #include "layout_abi_build.h"
 #include "testutil.h"
 

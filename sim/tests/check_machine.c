@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "machine.h"
+#include "mem/machine.h"
 #include "testutil.h"
-#include "ytree.h"
+#include "yaml/ytree.h"
 
 /* An inline machine, one key per line so error marks are easy to read off:
  * the line of each key is given in the comment at its right. */

@@ -6,10 +6,10 @@
 #include <glib.h>
 #include <string.h>
 
-#include "interp.h"
-#include "objmap.h"
-#include "run.h"
-#include "scenario.h"
+#include "path/interp.h"
+#include "layout/objmap.h"
+#include "scenario/run.h"
+#include "scenario/scenario.h"
 #include "testutil.h"
 
 static uint64_t w_calls(const struct run_result *r, const char *path)

@@ -7,10 +7,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "interp.h"
-#include "layout_lib.h"
-#include "run.h"
-#include "scenario.h"
+#include "path/interp.h"
+#include "layout/layout_lib.h"
+#include "scenario/run.h"
+#include "scenario/scenario.h"
 #include "testutil.h"
 
 static const struct pathstat *pstat(const struct run_result *r, const char *name)

@@ -6,10 +6,10 @@
 #include <glib.h>
 #include <string.h>
 
-#include "interp.h"
-#include "layout_lib.h"
-#include "run.h"
-#include "scenario.h"
+#include "path/interp.h"
+#include "layout/layout_lib.h"
+#include "scenario/run.h"
+#include "scenario/scenario.h"
 #include "testutil.h"
 
 #define PERCPU_STRIDE PERCPU_UNIT

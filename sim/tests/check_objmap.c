@@ -4,7 +4,7 @@
 #include <glib.h>
 #include <stdlib.h>
 
-#include "objmap.h"
+#include "layout/objmap.h"
 #include "testutil.h"
 
 /* ---- objmap_init / objmap_release -------------------------------------------------------- */

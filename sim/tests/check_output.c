@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "output.h"
-#include "report.h"
+#include "report/output.h"
+#include "report/report.h"
 #include "report_fixture.h"
 #include "testutil.h"
 

@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "layout.h"
-#include "pahole.h"
+#include "layout/layout.h"
+#include "layout/pahole.h"
 #include "pahole_fixtures.h"
 #include "testutil.h"
 

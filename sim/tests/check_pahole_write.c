@@ -6,11 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "layout.h"
-#include "pahole.h"
+#include "layout/layout.h"
+#include "layout/pahole.h"
 #include "pahole_fixtures.h"
 #include "testutil.h"
-#include "ytree.h"
+#include "yaml/ytree.h"
 
 /* ---- pahole_parse: malformed input ------------------------------------------------------ */
 

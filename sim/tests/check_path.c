@@ -5,7 +5,7 @@
 #include <glib.h>
 #include <string.h>
 
-#include "path.h"
+#include "path/path.h"
 #include "testutil.h"
 
 static struct program *load(const char *rel, struct c2c_err *err)

@@ -10,7 +10,7 @@
 #include <glib.h>
 #include <string.h>
 
-#include "protocol.h"
+#include "mem/protocol.h"
 #include "testutil.h"
 
 #define LINE 0x10000000ull /* a line whose buddy no setup access touches */

@@ -3,7 +3,7 @@
 #include <glib.h>
 #include <stdlib.h>
 
-#include "rng.h"
+#include "core/rng.h"
 #include "testutil.h"
 
 /* ---- rng_seed ---------------------------------------------------------------------------- */

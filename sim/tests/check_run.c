@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "run.h"
-#include "scenario.h"
+#include "scenario/run.h"
+#include "scenario/scenario.h"
 #include "testutil.h"
 
 /* ---- helpers ----------------------------------------------------------------------------- */

@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "scenario.h"
+#include "scenario/scenario.h"
 #include "testutil.h"
-#include "ytree.h"
+#include "yaml/ytree.h"
 
 /* ---- helpers ----------------------------------------------------------------------------- */
 

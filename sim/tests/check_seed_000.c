@@ -10,10 +10,10 @@
 #include <glib.h>
 #include <string.h>
 
-#include "interp.h"
-#include "layout_lib.h"
-#include "run.h"
-#include "scenario.h"
+#include "path/interp.h"
+#include "layout/layout_lib.h"
+#include "scenario/run.h"
+#include "scenario/scenario.h"
 #include "testutil.h"
 
 #define NR_FILE_PAGES 16

@@ -21,10 +21,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "interp.h"
-#include "layout_lib.h"
-#include "run.h"
-#include "scenario.h"
+#include "path/interp.h"
+#include "layout/layout_lib.h"
+#include "scenario/run.h"
+#include "scenario/scenario.h"
 #include "testutil.h"
 
 #define SCENARIO "scenarios/seeds/001-root-res-counter.yaml"

@@ -12,9 +12,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "interp.h"
-#include "run.h"
-#include "scenario.h"
+#include "path/interp.h"
+#include "scenario/run.h"
+#include "scenario/scenario.h"
 #include "testutil.h"
 
 #define ITERS 400

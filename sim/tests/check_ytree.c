@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "ytree.h"
+#include "yaml/ytree.h"
 #include "testutil.h"
 #include "ytree_helpers.h"
 

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ytree.h"
+#include "yaml/ytree.h"
 #include "testutil.h"
 #include "ytree_helpers.h"
 

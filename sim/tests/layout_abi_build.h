@@ -13,7 +13,7 @@
 #include <string.h>
 #include <sys/wait.h>
 
-#include "layout.h"
+#include "layout/layout.h"
 
 /* ---- building layouts in memory --------------------------------------------------------- */
 

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "layout.h"
-#include "pahole.h"
+#include "layout/layout.h"
+#include "layout/pahole.h"
 
 #define LINUX_DIR "linux-6.18.44"
 

@@ -11,13 +11,13 @@
 #include <glib/gstdio.h>
 #include <stdlib.h>
 
-#include "interp.h"
-#include "machine.h"
-#include "mem.h"
-#include "objmap.h"
-#include "run.h"
-#include "scenario.h"
-#include "ytree.h"
+#include "path/interp.h"
+#include "mem/machine.h"
+#include "mem/mem.h"
+#include "layout/objmap.h"
+#include "scenario/run.h"
+#include "scenario/scenario.h"
+#include "yaml/ytree.h"
 
 #define COUNTER 0x10000000ull /* line 0 of "counter": CPUs 0 and 1 fight over it */
 #define FLAG 0x10000040ull    /* the buddy line, "flag": stored to by CPU 20 (socket 1) */

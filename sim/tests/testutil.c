@@ -4,7 +4,7 @@
 #include <glib.h>
 #include <string.h>
 
-#include "ytree.h"
+#include "yaml/ytree.h"
 
 char *tu_src_path(const char *rel)
 {

@@ -9,11 +9,11 @@
 #include <check.h>
 #include <stdlib.h>
 
-#include "interp.h"
-#include "machine.h"
-#include "mem.h"
-#include "run.h"
-#include "scenario.h"
+#include "path/interp.h"
+#include "mem/machine.h"
+#include "mem/mem.h"
+#include "scenario/run.h"
+#include "scenario/scenario.h"
 
 /* A path under the source tree (C2CSIM_SRCDIR is set by meson test).  Caller frees. */
 char *tu_src_path(const char *rel);

@@ -9,7 +9,7 @@
 #include <check.h>
 #include <string.h>
 
-#include "ytree.h"
+#include "yaml/ytree.h"
 
 /* Parse @text as the file "t.yaml". */
 static inline struct yt_node *load(const char *text, struct c2c_err *err)

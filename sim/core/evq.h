@@ -1,0 +1,56 @@
+/*
+ * evq.h - the event queue: a binary min-heap with a total, deterministic order.
+ *
+ * Events are ordered by (time, seq) where seq is a counter assigned when the event is pushed,
+ * so events at the same simulated time run in the order they were scheduled (FIFO ties) and
+ * nothing else — no pointer values, no host timing — can decide the order.  Handlers that push
+ * events while running never see them dispatched inside the same evq_pop() step.
+ */
+#ifndef C2C_EVQ_H
+#define C2C_EVQ_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/types.h"
+
+struct sim;
+typedef void (*ev_fn)(struct sim *sim, void *data, uint64_t arg);
+
+struct event {
+	simtime_t time;
+	uint64_t seq;
+	ev_fn fn;
+	void *data;
+	uint64_t arg;
+};
+
+struct evq {
+	struct event *heap;
+	size_t len, cap;
+	uint64_t next_seq;
+	uint64_t dispatched;
+	simtime_t now;      /* time of the event being dispatched */
+};
+
+/* evq_new - an empty queue.  Can't fail (aborts on OOM).  Free with evq_free (accepts NULL). */
+struct evq *evq_new(void);
+void evq_free(struct evq *q);
+
+/* evq_push - schedule @fn(@data, @arg) at @time.  Can't fail. */
+void evq_push(struct evq *q, simtime_t time, ev_fn fn, void *data, uint64_t arg);
+
+/* evq_pop - remove the first event into @ev.  Return: false when the queue is empty. */
+bool evq_pop(struct evq *q, struct event *ev);
+
+/* evq_now - the time of the event last popped (the current simulated time). */
+static inline simtime_t evq_now(const struct evq *q)
+{
+	return q->now;
+}
+
+/* evq_peek_time - time of the first event; the queue must not be empty. */
+simtime_t evq_peek_time(const struct evq *q);
+
+#endif

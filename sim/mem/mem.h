@@ -1,0 +1,195 @@
+/*
+ * mem.h - the memory system: private caches per core, the directory, the adjacent-line
+ * prefetcher, store buffers, latency and contention, accounting and invariant checks.
+ *
+ * Design (timing-approximate, not cycle-accurate)
+ * -----------------------------------------------
+ * Requests.  A CPU's access to a line is looked up in its core's L1d then L2.  What happens
+ * next is decided by the protocol table (protocol.h) from the core's own state, what the other
+ * cores hold and the event.  A request is applied atomically at the time the CPU issues it;
+ * that keeps races out of the protocol: the one place where concurrent requests meet is the
+ * line's busy_until below.
+ *
+ * Timing (ZSim's convention: a request takes its issue time and returns its completion time,
+ * done >= now).  Hits cost the L1d or L2 latency.  A request that goes to the home starts at
+ * max(now, busy_until) and costs, from the requester's view:
+ *     fill_mem      LLC of the requester's socket, a clean copy in another socket's LLC,
+ *                   or DRAM (local/remote by the line's home node)
+ *     fill_sharer   clean copy on the socket (LLC latency if the socket's LLC has it, else the
+ *                   clean transfer figure) or from another socket
+ *     fwd_*         the owner's copy: clean or HITM, local, or remote with the home-node term
+ *                   (homed on the owner's node / elsewhere)
+ *     send_inv      inv_local or inv_remote (any sharer on another socket) + inv_per_sharer
+ *                   per copy; parallel with the data, so the request costs the slower of both
+ *     upgrade       a round trip to the home: the LLC latency
+ * Contention: a cache-to-cache transfer or an invalidation holds the line until it completes
+ * (busy_until = done), memory fills hold it for dir_occupancy; so a hot line queues, and the
+ * latency a requester sees grows with the number of contenders the way perf c2c shows it.
+ * LOCK-prefixed RMWs drain the store buffer first and hold the line locked_rmw longer.
+ *
+ * Ops.  LOAD blocks the CPU until the data arrives (one outstanding miss per CPU).  STORE
+ * enters the store buffer and the CPU goes on after one cycle unless the buffer is full; its
+ * RFO is issued at once and it commits in order (TSO).  RMW (this_cpu_*: no LOCK) blocks like
+ * a load; LOCKED_RMW (atomic_*) also waits for the store buffer to drain.
+ *
+ * Adjacent-line prefetch.  A demand miss that fills the L2 requests the buddy (address XOR 64)
+ * for reading (PF_LOAD) or, for stores and RMWs when prefetch.store_buddy = rfo, for ownership
+ * (PF_STORE).  A buddy Modified elsewhere is stolen or dropped (prefetch.buddy_modified).  The
+ * prefetch costs the requester nothing but holds the buddy line like any transfer.  What it
+ * does is counted on the buddy (pf_*) and on the demand line and offset (pf_caused_*).
+ * With prefetch.pair_granule the coherence unit is the 128-byte pair: lines in the directory,
+ * caches and reports are 128 bytes and there is no buddy left to prefetch.
+ *
+ * Invariants (mem->check).  After every transition: SWMR (an owner is the only holder, the
+ * sharer count matches the bitset and every holder's cache agrees with the directory) and
+ * data-value (every copy a core reads holds the line's last epoch).  A violation stops the
+ * run: mem->failed is set with the line, the caches involved and the last events.
+ */
+#ifndef C2C_MEM_H
+#define C2C_MEM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "mem/cache.h"
+#include "mem/dir.h"
+#include "mem/machine.h"
+#include "layout/objmap.h"
+#include "mem/protocol.h"
+#include "mem/stats.h"
+
+enum mem_op {
+	MEM_LOAD,       /* plain load */
+	MEM_STORE,      /* plain store, through the store buffer */
+	MEM_RMW,        /* read-modify-write without LOCK (this_cpu_*) */
+	MEM_LOCKED_RMW, /* LOCK-prefixed read-modify-write (atomic_*, cmpxchg) */
+	MEM_OP_COUNT
+};
+
+extern const char *const mem_op_names[MEM_OP_COUNT + 1];
+
+/* Where a load's data came from (perf c2c's columns). */
+enum ld_src {
+	SRC_L1, SRC_L2, SRC_LLC, SRC_RMT_HIT, SRC_HITM_LCL, SRC_HITM_RMT, SRC_DRAM_LCL,
+	SRC_DRAM_RMT, SRC_COUNT
+};
+
+struct mem_core {
+	struct pcache l1, l2;
+};
+
+struct sbuf {
+	uint32_t head, len;
+	simtime_t last; /* commit time of the youngest entry */
+};
+
+#define MEM_TRAIL 16
+
+/* One transition, kept in a ring for violation reports. */
+struct mem_trail {
+	simtime_t time;
+	uint64_t addr;
+	int cpu;
+	uint8_t event, own, others, next_own, next_others;
+};
+
+struct mem {
+	const struct machine *mc;
+	const struct objmap *objs;
+	struct proto_index pix;
+	struct dir dir;
+	struct mem_core *core;
+	struct sbuf *sb;
+	simtime_t *sb_ring;     /* nr_cpus * store_buffer commit times */
+	uint32_t gshift;        /* log2 of the coherence unit: 6, or 7 with pair_granule */
+	uint64_t gsize;
+
+	struct orow *orow;      /* Pareto rows: (line, offset, site, caller) */
+	uint64_t *orow_cpus;    /* words_cpu per row */
+	uint32_t nr_orows, cap_orows;
+
+	uint64_t accesses;      /* demand accesses (split accesses count once per line) */
+	uint64_t act_count[ACT_COUNT]; /* protocol actions executed (tests read these) */
+
+	uint8_t *data;          /* gsize bytes per directory line: the values in memory */
+	uint32_t data_cap;      /* lines the data array holds */
+	simtime_t last_done;    /* completion of the last demand request (a store's commit) */
+	int last_src;           /* where its data came from (enum ld_src) */
+	/* Called when a store or RMW writes a line marked watched (spinning lock waiters). */
+	void (*on_write)(void *data, uint32_t line, simtime_t when);
+	void *on_write_data;
+
+	bool check;
+	bool failed;
+	char fail_msg[2048];
+	struct mem_trail trail[MEM_TRAIL];
+	uint64_t nr_trail;
+};
+
+/* mem_new - a cold memory system for @mc; @objs names addresses (may be NULL) and must
+ * outlive it.  @check turns the invariant checks on.  Can't fail.  Free with mem_free(). */
+struct mem *mem_new(const struct machine *mc, const struct objmap *objs, bool check);
+void mem_free(struct mem *m);
+
+/*
+ * mem_access_from - @cpu performs @op on [@addr, @addr + @size) at time @now, on behalf of
+ * code site @site (an index into the caller's table of op sites) of a path that the call at
+ * code site @caller invoked (DIR_NONE: none).  The Pareto rows keep callers apart, as the
+ * call graphs of perf c2c -g do: one stat update function hit from two paths is two rows.
+ * Return: the time at which the CPU can issue its next operation (>= now).  Accesses crossing
+ * a line boundary are split.  On an invariant violation mem->failed is set and @now returned.
+ */
+simtime_t mem_access_from(struct mem *m, int cpu, uint64_t addr, uint32_t size, enum mem_op op,
+			  uint32_t site, uint32_t caller, simtime_t now);
+
+/* mem_access - mem_access_from() with no caller. */
+static inline simtime_t mem_access(struct mem *m, int cpu, uint64_t addr, uint32_t size,
+				   enum mem_op op, uint32_t site, simtime_t now)
+{
+	return mem_access_from(m, cpu, addr, size, op, site, DIR_NONE, now);
+}
+
+/* mem_peek - the value of [@addr, @addr + @size) (size <= 8, little-endian) as the last
+ * write left it; 0 for memory never written.  Timing-free: callers pair it with an access. */
+uint64_t mem_peek(struct mem *m, uint64_t addr, uint32_t size);
+
+/* mem_poke - write @v into [@addr, @addr + @size).  Timing-free.  Can't fail. */
+void mem_poke(struct mem *m, uint64_t addr, uint32_t size, uint64_t v);
+
+/* mem_watch - ask for on_write calls when @addr's line is written. */
+void mem_watch(struct mem *m, uint64_t addr);
+
+/* mem_sb_drained - when @cpu's store buffer is empty if nothing more is stored. */
+simtime_t mem_sb_drained(const struct mem *m, int cpu, simtime_t now);
+
+/* mem_prefetch - issue a buddy-style prefetch (@event EV_PF_LOAD or EV_PF_STORE) of @addr's
+ * line by @cpu's core, attributed to no demand line.  For tests and trace replays of hardware
+ * prefetches.  Can't fail (a violation sets mem->failed). */
+void mem_prefetch(struct mem *m, int cpu, uint64_t addr, int event, simtime_t now);
+
+/* mem_evict - evict @addr's line from @core's private caches (the EVICT row); no-op when
+ * absent. */
+void mem_evict(struct mem *m, int core, uint64_t addr, simtime_t now);
+
+/* mem_state - @core's MESI state for @addr's line (tests and the protocol walk). */
+int mem_state(const struct mem *m, int core, uint64_t addr);
+
+/* mem_others_state - what cores other than @core hold of @addr's line (I, S, E or M). */
+int mem_others_state(const struct mem *m, int core, uint64_t addr);
+
+/* mem_line - the directory index of @addr's line, DIR_NONE if never touched. */
+uint32_t mem_line(const struct mem *m, uint64_t addr);
+
+/* mem_check_line - run the SWMR and data-value checks on one line.  Return: false with
+ * mem->failed and fail_msg set.  (mem_check.c) */
+bool mem_check_line(struct mem *m, uint32_t idx, simtime_t now);
+
+/* mem_fail - stop the run with a message followed by the recent transitions. (mem_check.c) */
+void mem_fail(struct mem *m, simtime_t now, uint32_t idx, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* mem_trail_push - remember a transition for violation reports (check mode only). */
+void mem_trail_push(struct mem *m, simtime_t now, int cpu, uint64_t addr, int event, int own,
+		    int others, int next_own, int next_others);
+
+#endif

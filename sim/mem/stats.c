@@ -1,0 +1,45 @@
+/* stats.c - the statistics registry; see stats.h. */
+#include "mem/stats.h"
+
+const struct stat_info lstat_info[LS_COUNT] = {
+	[LS_LOADS] = {"loads", "demand loads (RMW loads included)"},
+	[LS_LD_L1] = {"ld_l1hit", "loads served by L1d"},
+	[LS_LD_L2] = {"ld_l2hit", "loads served by L2"},
+	[LS_LD_LLC] = {"ld_llchit", "loads served on the socket (LLC or clean copy of a core)"},
+	[LS_LD_RMT_HIT] = {"ld_rmt_hit", "loads served clean by another socket"},
+	[LS_HITM_LCL] = {"hitm_local", "loads that found the line Modified in a core of the socket"},
+	[LS_HITM_RMT] = {"hitm_remote", "loads that found the line Modified on another socket"},
+	[LS_LD_DRAM_LCL] = {"ld_dram_local", "loads from DRAM of the requester's node"},
+	[LS_LD_DRAM_RMT] = {"ld_dram_remote", "loads from DRAM of another node"},
+	[LS_STORES] = {"stores", "demand stores (RMW stores included)"},
+	[LS_ST_L1HIT] = {"store_l1_hit", "stores that found the line owned in L1d"},
+	[LS_ST_L1MISS] = {"store_l1_miss", "stores that did not"},
+	[LS_ST_RFO_HITM] = {"store_rfo_hitm", "store RFOs that found the line Modified elsewhere"},
+	[LS_LOCKED] = {"locked_rmw", "LOCK-prefixed read-modify-writes"},
+	[LS_INV_SENT] = {"inv_sent", "invalidations sent by demand requests for the line"},
+	[LS_INV_RECV] = {"inv_recv", "copies of the line invalidated"},
+	[LS_PF_FILLS] = {"pf_fills", "buddy prefetches that filled the line"},
+	[LS_PF_HITM] = {"hitm_prefetch", "buddy prefetches that found the line Modified and took it"},
+	[LS_PF_XFER] = {"pf_transfers", "buddy prefetches that took a clean copy from a cache"},
+	[LS_PF_INV] = {"pf_inv", "copies invalidated by RFO buddy prefetches"},
+	[LS_PF_DROPPED] = {"pf_dropped", "buddy prefetches of the line that were dropped"},
+	[LS_PF_USEFUL] = {"pf_useful", "prefetched copies later used by a demand access"},
+	[LS_PF_CAUSED_HITM] = {"pf_caused_hitm", "HITMs this line's misses caused on its buddy"},
+	[LS_PF_CAUSED_INV] = {"pf_caused_inv", "invalidations this line's misses caused on its buddy"},
+	[LS_CYC_HITM_LCL] = {"lat_hitm_local_ps", "total latency of local HITM loads"},
+	[LS_CYC_HITM_RMT] = {"lat_hitm_remote_ps", "total latency of remote HITM loads"},
+	[LS_CYC_LOAD] = {"lat_load_ps", "total latency of all loads"},
+};
+
+const struct stat_info ostat_info[OS_COUNT] = {
+	[OS_LOADS] = {"loads", "demand loads at this offset and code site"},
+	[OS_HITM_LCL] = {"hitm_local", "local HITMs"},
+	[OS_HITM_RMT] = {"hitm_remote", "remote HITMs"},
+	[OS_STORES] = {"stores", "demand stores"},
+	[OS_ST_L1HIT] = {"store_l1_hit", "stores that hit L1d"},
+	[OS_ST_L1MISS] = {"store_l1_miss", "stores that missed L1d"},
+	[OS_PF_CAUSED_HITM] = {"pf_caused_hitm", "HITMs caused on the buddy line by misses here"},
+	[OS_CYC_HITM_LCL] = {"lat_hitm_local_ps", "total latency of local HITM loads"},
+	[OS_CYC_HITM_RMT] = {"lat_hitm_remote_ps", "total latency of remote HITM loads"},
+	[OS_CYC_LOAD] = {"lat_load_ps", "total latency of all loads"},
+};

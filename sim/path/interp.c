@@ -1,0 +1,664 @@
+/* interp.c - execute compiled paths; see interp.h for the design (locks in interp_lock.c). */
+#include "path/interp.h"
+
+#include <glib.h>
+#include <inttypes.h>
+#include <string.h>
+
+#include "path/interp_int.h"
+
+/* ------------------------------------------------------------------ addresses */
+
+uint64_t it_addr(struct ptask *t, const struct member_ref *a, int *cpu_out)
+{
+	struct world *w = t->w;
+	const int64_t *loc = t->frames[t->depth - 1].locals;
+	const struct kobj *ko;
+	uint64_t base, addr;
+	int cpu = t->cpu;
+	int64_t node = 0;
+
+	if (a->ent >= 0) {
+		int64_t e = loc[a->ent];
+
+		ko = &w->prog->kinds[w->ents->kind[e]].obj[a->obj];
+		if (a->node)
+			node = expr_eval(a->node, loc, t->builtins);
+		if (node < 0 || node >= w->mc->numa_nodes)
+			node = 0; /* an out-of-range node is the model's bug; stay inside the object */
+		base = w->ents->base[w->ents->base_at[e] + (uint32_t)a->obj * (uint32_t)w->mc->numa_nodes +
+				    (uint32_t)node];
+	} else {
+		ko = &w->prog->globals[a->obj];
+		if (a->node)
+			node = expr_eval(a->node, loc, t->builtins);
+		if (node < 0 || node >= w->mc->numa_nodes)
+			node = 0;
+		base = w->ents->global_base[(uint32_t)a->obj * (uint32_t)w->mc->numa_nodes +
+					    (uint32_t)node];
+	}
+	if (ko->percpu) {
+		if (a->cpu)
+			cpu = (int)expr_eval(a->cpu, loc, t->builtins);
+		if (cpu < 0 || cpu >= w->mc->nr_cpus)
+			cpu = t->cpu;
+		base += (uint64_t)cpu * PERCPU_STRIDE;
+	}
+	addr = base + a->off;
+	for (int i = 0; i < a->nr_idx; i++) {
+		int64_t ix = expr_eval(a->idx[i], loc, t->builtins);
+
+		if (ix < 0 || (a->bound[i] && ix >= a->bound[i])) {
+			/* A model bug: stop the run and say where, rather than touch other memory. */
+			const struct frame *f = &t->frames[t->depth - 1];
+
+			if (!w->mem->failed)
+				snprintf(w->mem->fail_msg, sizeof(w->mem->fail_msg), "model error: path "
+					 "%s, instruction %u: index %" PRId64 " is out of range (expected "
+					 "0 to %u)", w->prog->paths[f->path].name, f->pc, ix,
+					 a->bound[i] ? a->bound[i] - 1 : 0);
+			w->mem->failed = true;
+			ix = 0;
+		}
+		addr += (uint64_t)ix * a->stride[i];
+	}
+	if (cpu_out)
+		*cpu_out = cpu;
+	return addr;
+}
+
+/* ------------------------------------------------------------------ accounting */
+
+void it_sample(struct samples *s, uint64_t v)
+{
+	if (s->nr == s->cap) {
+		s->cap = s->cap ? 2 * s->cap : 64;
+		s->v = g_renew(uint64_t, s->v, s->cap);
+	}
+	s->v[s->nr++] = v;
+	s->total += v;
+	if (v > s->max)
+		s->max = v;
+	if (s->nr == 1 || v < s->min)
+		s->min = v;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+uint64_t samples_percentile(struct samples *s, unsigned pct)
+{
+	if (!s->nr)
+		return 0;
+	qsort(s->v, s->nr, sizeof(uint64_t), cmp_u64);
+	return s->v[(uint64_t)(s->nr - 1) * pct / 100];
+}
+
+/* The call instruction's site in the frame below the running one, DIR_NONE at the top: the
+ * caller exec_call() left its pc just past the call. */
+static uint32_t caller_site(const struct ptask *t)
+{
+	const struct frame *up;
+
+	if (t->depth < 2)
+		return DIR_NONE;
+	up = &t->frames[t->depth - 2];
+	return t->w->prog->paths[up->path].code[up->pc - 1].site;
+}
+
+/* A memory access by the thread: time, and for top-level calls, lines and remote fetches. */
+simtime_t it_access(struct ptask *t, uint64_t addr, uint32_t size, enum mem_op op,
+		    uint32_t site, simtime_t now)
+{
+	struct mem *m = t->w->mem;
+	simtime_t next = mem_access_from(m, t->cpu, addr, size, op, site, caller_site(t), now);
+	uint32_t idx = mem_line(m, addr);
+
+	if (idx != DIR_NONE) {
+		if (idx >= t->line_stamp_cap) {
+			uint32_t old = t->line_stamp_cap;
+
+			t->line_stamp_cap = m->dir.cap;
+			t->line_stamp = g_renew(uint32_t, t->line_stamp, t->line_stamp_cap);
+			memset(t->line_stamp + old, 0, sizeof(uint32_t) * (t->line_stamp_cap - old));
+		}
+		if (t->line_stamp[idx] != t->stamp) {
+			t->line_stamp[idx] = t->stamp;
+			t->call_lines++;
+		}
+	}
+	if (m->last_src == SRC_HITM_RMT || m->last_src == SRC_RMT_HIT ||
+	    m->last_src == SRC_DRAM_RMT)
+		t->call_remote++;
+	return next;
+}
+
+/* ------------------------------------------------------------------ parking */
+
+void it_park(struct ptask *t, uint64_t addr)
+{
+	struct world *w = t->w;
+
+	mem_watch(w->mem, addr);
+	t->park_line = mem_line(w->mem, addr);
+	if (w->nr_parked == w->cap_parked) {
+		w->cap_parked = w->cap_parked ? 2 * w->cap_parked : 64;
+		w->parked = g_renew(struct ptask *, w->parked, w->cap_parked);
+	}
+	w->parked[w->nr_parked++] = t;
+}
+
+/* mem's on_write hook: wake, in parking order, every thread spinning on @line. */
+static void on_write(void *data, uint32_t line, simtime_t when)
+{
+	struct world *w = data;
+	uint32_t keep = 0;
+
+	for (uint32_t i = 0; i < w->nr_parked; i++) {
+		struct ptask *t = w->parked[i];
+
+		if (t->park_line != line) {
+			w->parked[keep++] = t;
+			continue;
+		}
+		t->park_line = DIR_NONE;
+		w->wake(w->wake_data, t->owner, when);
+	}
+	w->nr_parked = keep;
+}
+
+/* ------------------------------------------------------------------ set-up */
+
+const char *const lock_kind_names[LOCK_KIND_COUNT + 1] = {"ticket", "queued", NULL};
+
+void world_init(struct world *w, const struct program *prog, struct mem *mem,
+		const struct machine *mc, const struct entities *ents, enum lock_kind lk,
+		uint64_t qnode_base, uint64_t work_base)
+{
+	memset(w, 0, sizeof(*w));
+	w->prog = prog;
+	w->mem = mem;
+	w->mc = mc;
+	w->ents = ents;
+	w->lock_kind = lk;
+	w->qnode_base = qnode_base;
+	w->work_base = work_base;
+	w->pstats = g_new0(struct pathstat, prog->nr_paths ? prog->nr_paths : 1);
+	w->cstats = g_new0(struct counterstat, prog->nr_counters ? prog->nr_counters : 1);
+	w->list_items = g_new0(int64_t *, (size_t)prog->nr_lists * mc->nr_cpus + 1);
+	w->list_len = g_new0(uint32_t, (size_t)prog->nr_lists * mc->nr_cpus + 1);
+	w->list_cap = g_new0(uint32_t, (size_t)prog->nr_lists * mc->nr_cpus + 1);
+	w->work_cursor = g_new0(uint64_t, mc->nr_cpus);
+	mem->on_write = on_write;
+	mem->on_write_data = w;
+}
+
+static void samples_release(struct samples *s)
+{
+	g_free(s->v);
+}
+
+void entities_free(struct entities *e)
+{
+	for (uint32_t i = 0; i < e->nr; i++)
+		g_free(e->name[i]);
+	g_free(e->name);
+	g_free(e->kind);
+	g_free(e->parent);
+	g_free(e->first_child);
+	g_free(e->next_sibling);
+	g_free(e->base_at);
+	g_free(e->base);
+	g_free(e->global_base);
+	memset(e, 0, sizeof(*e));
+}
+
+void world_release(struct world *w)
+{
+	for (uint32_t i = 0; i < w->nr_locks; i++) {
+		samples_release(&w->locks[i].wait);
+		samples_release(&w->locks[i].hold);
+	}
+	g_free(w->locks);
+	g_free(w->lock_slot);
+	for (uint32_t i = 0; w->prog && i < w->prog->nr_paths; i++)
+		samples_release(&w->pstats[i].lat);
+	g_free(w->pstats);
+	g_free(w->cstats);
+	for (size_t i = 0; w->prog && i < (size_t)w->prog->nr_lists * w->mc->nr_cpus; i++)
+		g_free(w->list_items[i]);
+	g_free(w->list_items);
+	g_free(w->list_len);
+	g_free(w->list_cap);
+	g_free(w->parked);
+	g_free(w->work_cursor);
+}
+
+void pthread_init(struct ptask *t, struct world *w, void *owner, int cpu)
+{
+	memset(t, 0, sizeof(*t));
+	t->w = w;
+	t->owner = owner;
+	t->cpu = cpu;
+	t->park_line = DIR_NONE;
+	t->builtins[EB_NR_CPUS] = w->mc->nr_cpus;
+	t->builtins[EB_NR_NODES] = w->mc->numa_nodes;
+	t->builtins[EB_CPU] = cpu;
+	t->builtins[EB_NODE] = machine_socket_node(w->mc, machine_cpu_socket(w->mc, cpu));
+	t->truth_at_load = g_new0(int64_t, w->prog->nr_counters ? w->prog->nr_counters : 1);
+}
+
+void pthread_release(struct ptask *t)
+{
+	g_free(t->line_stamp);
+	g_free(t->truth_at_load);
+	t->line_stamp = NULL;
+	t->truth_at_load = NULL;
+}
+
+/* ------------------------------------------------------------------ execution */
+
+/* Yield after this many instructions without simulated time: a loop of pure arithmetic in a
+ * model still lets other threads run (and a buggy endless loop still ends with the run). */
+#define FREE_INSNS 65536
+
+static int64_t sext(uint64_t v, uint32_t size)
+{
+	unsigned shift = 64 - 8 * size;
+
+	return size >= 8 ? (int64_t)v : (int64_t)(v << shift) >> shift;
+}
+
+static void push_frame(struct ptask *t, uint32_t path, const int64_t *args, uint8_t nr,
+		       int16_t ret_dst, simtime_t now)
+{
+	struct frame *f = &t->frames[t->depth++];
+
+	memset(f, 0, sizeof(*f));
+	f->path = path;
+	f->ret_dst = ret_dst;
+	f->start = now;
+	memcpy(f->locals, args, sizeof(int64_t) * nr);
+	t->w->pstats[path].calls++;
+}
+
+void interp_call(struct ptask *t, uint32_t path, const int64_t *args, simtime_t now)
+{
+	t->depth = 0;
+	t->stamp++;
+	t->call_lines = t->call_remote = 0;
+	push_frame(t, path, args, t->w->prog->paths[path].nr_params, -1, now);
+}
+
+/* When every local in @deps of frame @f has its value. */
+static simtime_t deps_ready(const struct frame *f, uint64_t deps)
+{
+	simtime_t r = 0;
+
+	for (; deps; deps &= deps - 1) {
+		int l = __builtin_ctzll(deps);
+
+		if (f->ready[l] > r)
+			r = f->ready[l];
+	}
+	return r;
+}
+
+/* The loads @t may keep in flight: the machine's mlp is per core (the L1 fill buffers), and
+ * SMT threads that all run share it competitively, so each gets its share (at least one). */
+static uint32_t thread_mlp(const struct ptask *t)
+{
+	const struct machine *mc = t->w->mc;
+
+	if (t->w->cpu_shared && t->w->cpu_shared[t->cpu] && mc->smt > 1)
+		return mc->mlp / mc->smt ? mc->mlp / mc->smt : 1;
+	return mc->mlp;
+}
+
+/* A load under memory-level parallelism: its data arrives at @done; the thread goes on when
+ * a slot is free. */
+static simtime_t load_slot(struct ptask *t, simtime_t now, simtime_t done)
+{
+	uint32_t mlp = thread_mlp(t), keep = 0, first = 0;
+	simtime_t next = now + t->w->mc->cycle;
+
+	for (uint32_t i = 0; i < t->nr_inflight; i++)
+		if (t->inflight[i] > now)
+			t->inflight[keep++] = t->inflight[i];
+	t->nr_inflight = keep;
+	if (t->nr_inflight == mlp) {
+		for (uint32_t i = 1; i < keep; i++)
+			if (t->inflight[i] < t->inflight[first])
+				first = i;
+		if (t->inflight[first] > next)
+			next = t->inflight[first];
+		t->inflight[first] = t->inflight[--t->nr_inflight];
+	}
+	t->inflight[t->nr_inflight++] = done;
+	return next;
+}
+
+/* Memory operations with values: load, store, rmw, atomic, cmpxchg. */
+static simtime_t exec_mem(struct ptask *t, const struct pinsn *in, int64_t *loc, simtime_t now)
+{
+	uint64_t addr = it_addr(t, &in->addr, NULL);
+	uint32_t size = in->addr.size < 8 ? in->addr.size : 8;
+	int64_t old = sext(mem_peek(t->w->mem, addr, size), size), nv = old, a = 0;
+	enum mem_op op = MEM_LOAD;
+
+	if (in->a)
+		a = expr_eval(in->a, loc, t->builtins);
+	switch (in->op) {
+	case P_STORE:
+		nv = a;
+		op = MEM_STORE;
+		break;
+	case P_RMW:
+	case P_ATOMIC:
+		nv = in->kind == RMW_ADD ? old + a : in->kind == RMW_SUB ? old - a : a;
+		op = in->op == P_RMW ? MEM_RMW : MEM_LOCKED_RMW;
+		break;
+	case P_CMPXCHG:
+		if (old == a)
+			nv = expr_eval(in->b, loc, t->builtins);
+		op = MEM_LOCKED_RMW;
+		break;
+	}
+	if (nv != old)
+		mem_poke(t->w->mem, addr, size, (uint64_t)nv);
+	/* What a load returns is the memory at its issue: `observe` compares with the truth
+	 * of that moment, not of the moment the thread resumes. */
+	for (uint32_t c = 0; in->op == P_LOAD && c < t->w->prog->nr_counters; c++)
+		t->truth_at_load[c] = t->w->cstats[c].truth;
+	if (in->dst >= 0)
+		loc[in->dst] = in->op == P_LOAD || in->op == P_CMPXCHG || in->kind == RMW_SET ? old : nv;
+	if (in->op == P_LOAD && t->w->mc->mlp > 1) {
+		simtime_t done = it_access(t, addr, in->addr.size, op, in->site, now);
+
+		if (in->dst >= 0)
+			t->frames[t->depth - 1].ready[in->dst] = done;
+		return load_slot(t, now, done);
+	}
+	return it_access(t, addr, in->addr.size, op, in->site, now);
+}
+
+static simtime_t exec_work(struct ptask *t, const struct pinsn *in, int64_t *loc,
+			   simtime_t now)
+{
+	int64_t bytes = expr_eval(in->a, loc, t->builtins);
+	uint64_t *cur = &t->w->work_cursor[t->cpu];
+
+	/* The buffer is the CPU's own: nothing else touches it, so its lines run back to back. */
+	for (int64_t b = 0; b < bytes; b += 64) {
+		now = it_access(t, t->w->work_base + (uint64_t)t->cpu * WORK_SIZE + *cur, 8,
+				in->kind ? MEM_STORE : MEM_LOAD, in->site, now);
+		*cur = (*cur + 64) % WORK_SIZE;
+	}
+	return now;
+}
+
+static void exec_for_init(struct ptask *t, const struct pinsn *in, int64_t *loc)
+{
+	const struct entities *e = t->w->ents;
+	uint32_t c = in->callee;
+
+	switch (in->kind) {
+	case IT_RANGE:
+		loc[c] = expr_eval(in->a, loc, t->builtins);
+		loc[c + 1] = expr_eval(in->b, loc, t->builtins);
+		break;
+	case IT_CPUS:
+	case IT_NODES:
+		loc[c] = 0;
+		loc[c + 1] = in->kind == IT_CPUS ? t->w->mc->nr_cpus : t->w->mc->numa_nodes;
+		break;
+	case IT_ANCESTORS:
+		loc[c] = expr_eval(in->a, loc, t->builtins);
+		break;
+	case IT_CHILDREN:
+		loc[c] = e->first_child[expr_eval(in->a, loc, t->builtins)];
+		break;
+	}
+}
+
+/* Return: false when the loop is over. */
+static bool exec_for_next(struct ptask *t, const struct pinsn *in, int64_t *loc)
+{
+	const struct entities *e = t->w->ents;
+	uint32_t c = in->callee;
+
+	if (in->kind <= IT_NODES) {
+		if (loc[c] >= loc[c + 1])
+			return false;
+		loc[in->dst] = loc[c]++;
+		return true;
+	}
+	if (loc[c] < 0)
+		return false;
+	loc[in->dst] = loc[c];
+	loc[c] = in->kind == IT_ANCESTORS ? e->parent[loc[c]] : e->next_sibling[loc[c]];
+	return true;
+}
+
+/* Return from the current frame; true when the top-level call is over. */
+static bool exec_return(struct ptask *t, const struct pinsn *in, simtime_t now)
+{
+	struct frame *f = &t->frames[t->depth - 1];
+	struct pathstat *ps = &t->w->pstats[f->path];
+	int64_t v = in->a ? expr_eval(in->a, f->locals, t->builtins) : 0;
+
+	it_sample(&ps->lat, now - f->start);
+	if (--t->depth == 0) {
+		ps->top_calls++;
+		ps->lines += t->call_lines;
+		ps->remote += t->call_remote;
+		return true;
+	}
+	f = &t->frames[t->depth - 1];
+	if (f[1].ret_dst >= 0)
+		f->locals[f[1].ret_dst] = v;
+	return false;
+}
+
+static void exec_call(struct ptask *t, const struct pinsn *in, int64_t *loc, simtime_t now)
+{
+	int64_t args[PATH_MAX_PARAMS];
+
+	for (uint8_t i = 0; i < in->nr_args; i++)
+		args[i] = expr_eval(in->args[i], loc, t->builtins);
+	t->frames[t->depth - 1].pc++;
+	if (t->depth == INTERP_MAX_DEPTH) {
+		mem_fail(t->w->mem, now, DIR_NONE, "path %s: calls nested deeper than %d",
+			 t->w->prog->paths[in->callee].name, INTERP_MAX_DEPTH);
+		return;
+	}
+	push_frame(t, in->callee, args, in->nr_args, in->dst, now);
+}
+
+/* Per-cpu update lists (rstat): add if not queued yet, pop the most recent, test empty. */
+static void exec_list(struct ptask *t, const struct pinsn *in, int64_t *loc)
+{
+	struct world *w = t->w;
+	int64_t cpu = expr_eval(in->a, loc, t->builtins);
+	size_t l;
+
+	if (cpu < 0 || cpu >= w->mc->nr_cpus)
+		cpu = t->cpu;
+	l = (size_t)in->callee * w->mc->nr_cpus + (size_t)cpu;
+	switch (in->kind) {
+	case LIST_ADD: {
+		int64_t item = expr_eval(in->b, loc, t->builtins);
+
+		for (uint32_t i = 0; i < w->list_len[l]; i++)
+			if (w->list_items[l][i] == item)
+				return;
+		if (w->list_len[l] == w->list_cap[l]) {
+			w->list_cap[l] = w->list_cap[l] ? 2 * w->list_cap[l] : 8;
+			w->list_items[l] = g_renew(int64_t, w->list_items[l], w->list_cap[l]);
+		}
+		w->list_items[l][w->list_len[l]++] = item;
+		return;
+	}
+	case LIST_POP:
+		loc[in->dst] = w->list_len[l] ? w->list_items[l][--w->list_len[l]] : -1;
+		return;
+	default:
+		loc[in->dst] = w->list_len[l] == 0;
+	}
+}
+
+static void exec_counter(struct ptask *t, const struct pinsn *in, int64_t *loc)
+{
+	struct counterstat *c = &t->w->cstats[in->callee];
+	int64_t v = expr_eval(in->a, loc, t->builtins);
+
+	if (in->op == P_TRUTH) {
+		c->truth += v;
+		return;
+	}
+	int64_t truth = t->truth_at_load[in->callee];
+
+	c->reads++;
+	c->last_read = v;
+	c->last_truth = truth;
+	if ((uint64_t)(v > truth ? v - truth : truth - v) > c->max_abs_error)
+		c->max_abs_error = (uint64_t)(v > truth ? v - truth : truth - v);
+}
+
+/* The scoreboard's bookkeeping for instructions that pass readiness on instead of waiting. */
+static void pass_ready(struct ptask *t, const struct pinsn *in, struct frame *f)
+{
+	simtime_t r = deps_ready(f, in->deps);
+
+	switch (in->op) {
+	case P_SET:
+	case P_FOR_NEXT:
+		f->ready[in->dst] = r;
+		break;
+	case P_FOR_INIT:
+		f->ready[in->callee] = f->ready[in->callee + 1] = r;
+		break;
+	case P_CALL: /* called after exec_call pushed the callee's frame, right after @f */
+		for (uint8_t i = 0; i < in->nr_args; i++)
+			f[1].ready[i] = r;
+		break;
+	case P_RETURN:
+		if (t->depth > 1 && f->ret_dst >= 0)
+			f[-1].ready[f->ret_dst] = r;
+		break;
+	}
+}
+
+/* Must @op wait for its operands (machine mlp > 1)?  Branches are predicted, and
+ * assignments, loops, calls and returns hand readiness on (pass_ready). */
+static bool waits_for_operands(uint8_t op)
+{
+	return op != P_SET && op != P_JUMP && op != P_JUMP_IF_NOT && op != P_FOR_INIT &&
+	       op != P_FOR_NEXT && op != P_CALL && op != P_RETURN;
+}
+
+/* One instruction that takes no time; false when it was not one of those. */
+static bool exec_free(struct ptask *t, const struct pinsn *in, struct frame *f,
+		      simtime_t now)
+{
+	int64_t *loc = f->locals;
+
+	switch (in->op) {
+	case P_SET:
+		loc[in->dst] = expr_eval(in->a, loc, t->builtins);
+		break;
+	case P_JUMP:
+		f->pc = in->target;
+		return true;
+	case P_JUMP_IF_NOT:
+		f->pc = expr_eval(in->a, loc, t->builtins) ? f->pc + 1 : in->target;
+		return true;
+	case P_FOR_INIT:
+		exec_for_init(t, in, loc);
+		break;
+	case P_FOR_NEXT:
+		f->pc = exec_for_next(t, in, loc) ? f->pc + 1 : in->target;
+		return true;
+	case P_CALL:
+		exec_call(t, in, loc, now);
+		return true;
+	case P_LIST:
+		exec_list(t, in, loc);
+		break;
+	case P_TRUTH:
+	case P_OBSERVE:
+		exec_counter(t, in, loc);
+		break;
+	default:
+		return false;
+	}
+	f->pc++;
+	return true;
+}
+
+simtime_t interp_run(struct ptask *t, simtime_t now)
+{
+	const struct machine *mc = t->w->mc;
+
+	for (uint32_t n = 0; n < FREE_INSNS && !t->w->mem->failed; n++) {
+		struct frame *f = &t->frames[t->depth - 1];
+		const struct pinsn *in = &t->w->prog->paths[f->path].code[f->pc];
+		simtime_t next;
+
+		if (mc->mlp > 1) {
+			simtime_t r = deps_ready(f, in->deps);
+
+			if (waits_for_operands(in->op) && r > now)
+				return r; /* re-run this instruction when its operands are there */
+			if (!waits_for_operands(in->op) && in->op != P_CALL)
+				pass_ready(t, in, f);
+		}
+		if (exec_free(t, in, f, now)) {
+			if (mc->mlp > 1 && in->op == P_CALL && t->depth > 1 &&
+			    t->frames[t->depth - 1].pc == 0)
+				pass_ready(t, in, &t->frames[t->depth - 2]);
+			continue;
+		}
+		switch (in->op) {
+		case P_RETURN:
+			if (exec_return(t, in, now))
+				return INTERP_DONE;
+			continue;
+		case P_LOCK:
+		case P_UNLOCK:
+		case P_TRYLOCK:
+			next = it_lock(t, in, now);
+			if (next != INTERP_PARKED && !t->lock_phase)
+				f->pc++;
+			return next;
+		case P_IRQ:
+			/* pushf; pop; cli or sti: a few cycles, a machine parameter. */
+			next = now + (in->kind ? mc->irq_on : mc->irq_off);
+			break;
+		case P_DELAY: {
+			int64_t d = expr_eval(in->a, f->locals, t->builtins);
+
+			simtime_t ps = d > 0 ? (uint64_t)d * (in->delay_cycles ? mc->cycle : PS_PER_NS) : 0;
+
+			/* Compute shares the core with a running SMT sibling (machine parameter). */
+			if (t->w->cpu_shared && t->w->cpu_shared[t->cpu])
+				ps = ps * mc->smt_compute_pct / 100;
+			next = now + ps;
+			break;
+		}
+		case P_WORK:
+			next = exec_work(t, in, f->locals, now);
+			break;
+		default:
+			next = exec_mem(t, in, f->locals, now);
+		}
+		f->pc++;
+		if (next > now)
+			return next;
+	}
+	return now + 1;
+}

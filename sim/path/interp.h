@@ -1,0 +1,177 @@
+/*
+ * interp.h - running compiled paths: the world they act on and one thread's execution.
+ *
+ * Design
+ * ------
+ * A thread runs instructions until one takes simulated time (a memory access, a delay,
+ * streaming work) and then yields with the time at which it continues; the run loop
+ * schedules it.  Values are read and written at issue time, as coherence transitions are
+ * (mem.h), so the order of effects is the order of issue in simulated time.
+ *
+ * Locks spin the way the kernel's do, without simulating every spin iteration: a waiter
+ * parks on the line it spins on (mem_watch) and is woken when that line is written, then
+ * re-reads it with an ordinary access — so each release (and each store into the lock's
+ * line inside the critical section) costs the coherence traffic of re-reading by every
+ * spinner.
+ *   ticket: lock = LOCK xadd on the tail half of the lock word; spin reading the head half
+ *           until it equals the ticket; unlock = add to the head (no LOCK), as x86 did.
+ *   queued: qspinlock's slow path: a cmpxchg fast path; otherwise an MCS queue (LOCK xchg
+ *           of the tail in the lock word, link into the predecessor's per-cpu node, spin on
+ *           the CPU's own node); the queue head spins on the lock word until the locked byte
+ *           clears, sets it, and hands the head over with a store into its successor's node;
+ *           unlock is a release store of the locked byte.  The pending bit (the first waiter
+ *           spinning on the lock word without queueing) is not modelled: every waiter queues.
+ * lockstat columns are gathered per lock address.
+ *
+ * Memory-level parallelism (machine `mlp` > 1): a scoreboard instead of blocking loads.  A
+ * load occupies one of `mlp` slots and the thread goes on after a cycle; the local it loads
+ * into becomes ready when the data arrives.  An instruction that needs a local — an address,
+ * an operand of a store, RMW, lock, delay or observe — waits until it is ready; assignments,
+ * calls and returns pass readiness along, and branches do not wait (they are predicted).  So
+ * independent loads (the per-cpu sums of a stat read, a flush's loads) overlap, and a
+ * pointer chase (an address computed from a loaded value) does not.  With `mlp` 1 every load
+ * blocks, as before.  The slots are the core's (its L1 fill buffers): when every SMT thread
+ * of the core runs an actor, each thread gets mlp / smt of them (at least one).
+ */
+#ifndef C2C_INTERP_H
+#define C2C_INTERP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "mem/mem.h"
+#include "layout/objmap.h"
+#include "path/path.h"
+
+enum lock_kind { LOCK_TICKET, LOCK_QUEUED, LOCK_KIND_COUNT };
+extern const char *const lock_kind_names[LOCK_KIND_COUNT + 1];
+
+/* Entities: instances of kinds, with their objects' addresses. */
+struct entities {
+	uint32_t nr;
+	char **name;
+	uint16_t *kind;
+	int32_t *parent, *first_child, *next_sibling;
+	uint32_t *base_at;      /* entity -> first of its bases: base[base_at + obj * nodes + n] */
+	uint64_t *base;         /* per-cpu objects: CPU 0's instance */
+	uint32_t nr_base;
+	uint64_t *global_base;  /* per global object and node: [g * nodes + n] */
+};
+
+/* A growable list of samples (latencies), sorted only when a report asks. */
+struct samples {
+	uint64_t *v;
+	uint32_t nr, cap;
+	uint64_t total, max, min;
+};
+
+struct lockstat {
+	uint64_t addr;
+	uint64_t acquisitions, contentions, con_bounces, acq_bounces;
+	struct samples wait, hold;
+	int last_cpu;           /* CPU that held it last */
+	simtime_t acquired_at;
+	int64_t holder;         /* CPU holding it, -1 free */
+};
+
+struct pathstat {
+	uint64_t calls;
+	struct samples lat;
+	uint64_t lines, remote; /* top-level calls: distinct lines touched, remote fetches */
+	uint64_t top_calls;
+};
+
+struct counterstat {
+	int64_t truth;
+	int64_t last_read, last_truth;
+	uint64_t reads, max_abs_error;
+};
+
+struct world {
+	const struct program *prog;
+	struct mem *mem;
+	const struct machine *mc;
+	const struct entities *ents; /* owned by the scenario variant */
+	enum lock_kind lock_kind;
+	uint64_t qnode_base;    /* per-cpu MCS nodes */
+	uint64_t work_base;     /* per-cpu private buffers for `work` */
+	struct lockstat *locks;  /* in first-use order */
+	uint32_t nr_locks, cap_locks;
+	uint32_t *lock_slot;     /* open-addressing index into locks (2 * cap_locks slots) */
+	struct pathstat *pstats; /* per path */
+	struct counterstat *cstats; /* per counter */
+	/* per-cpu update lists: items[list][cpu] as plain growable arrays */
+	int64_t **list_items;
+	uint32_t *list_len, *list_cap;
+	/* parked threads per watched line (indexes into waiters) */
+	void (*wake)(void *data, void *thread, simtime_t when);
+	void *wake_data;
+	struct ptask **parked; /* threads waiting for a line to be written */
+	uint32_t nr_parked, cap_parked;
+	uint64_t *work_cursor;  /* per cpu */
+	const uint8_t *cpu_shared; /* per CPU: its core's SMT threads all run (run.c), or NULL */
+};
+
+#define INTERP_MAX_DEPTH 16
+
+struct frame {
+	uint32_t path, pc;
+	int16_t ret_dst;
+	simtime_t start;
+	int64_t locals[PATH_MAX_LOCALS];
+	simtime_t ready[PATH_MAX_LOCALS]; /* when each local's value exists (machine mlp > 1) */
+};
+
+/* The execution state of one simulated thread running paths. */
+struct ptask {
+	struct world *w;
+	void *owner;            /* the run loop's thread, passed back to world->wake */
+	int cpu;
+	int64_t builtins[EB_COUNT];
+	struct frame frames[INTERP_MAX_DEPTH];
+	int depth;
+	/* a lock operation in progress */
+	uint8_t lock_phase;
+	int64_t ticket;
+	uint64_t lock_addr;
+	simtime_t lock_req;
+	simtime_t lock_ready;   /* its own last lock access completes then */
+	uint32_t park_line;     /* line being watched while parked, DIR_NONE when running */
+	/* per top-level call: distinct lines and remote fetches */
+	uint32_t stamp;
+	uint32_t *line_stamp;
+	uint32_t line_stamp_cap;
+	uint64_t call_lines, call_remote;
+	int64_t *truth_at_load;  /* per counter: the truth when the last load was issued */
+	simtime_t inflight[MACHINE_MAX_MLP]; /* completion times of loads in flight */
+	uint32_t nr_inflight;
+};
+
+#define INTERP_DONE UINT64_MAX    /* the top-level call returned */
+#define INTERP_PARKED (UINT64_MAX - 1) /* waiting for a line to be written */
+
+/* world_init - set up @w for @prog on @mem with entities @ents (which must outlive it).
+ * Can't fail. */
+void world_init(struct world *w, const struct program *prog, struct mem *mem,
+		const struct machine *mc, const struct entities *ents, enum lock_kind lk,
+		uint64_t qnode_base, uint64_t work_base);
+void world_release(struct world *w);
+
+/* pthread_init - a thread of @w on @cpu. */
+void pthread_init(struct ptask *t, struct world *w, void *owner, int cpu);
+void pthread_release(struct ptask *t);
+
+/* interp_call - start path @path with @args (values: entity ids or integers) at @now. */
+void interp_call(struct ptask *t, uint32_t path, const int64_t *args, simtime_t now);
+
+/* interp_run - run until the thread must wait.  Return: when it continues, INTERP_PARKED,
+ * or INTERP_DONE when the call started by interp_call returned. */
+simtime_t interp_run(struct ptask *t, simtime_t now);
+
+/* samples_percentile - the @pct-th percentile (0-100) of @s (sorts it). */
+uint64_t samples_percentile(struct samples *s, unsigned pct);
+
+/* entities_free - free what an entity table holds. */
+void entities_free(struct entities *e);
+
+#endif

@@ -1,0 +1,221 @@
+/*
+ * path.h - kernel path models: the language, its compiled form, and the programs.
+ *
+ * Design
+ * ------
+ * A kernel path (try_charge, css_rstat_flush, ...) is data: a YAML file under
+ * models/paths/<era>/ lists paths, each a sequence of operations on members of objects.
+ * Files are compiled once, at load time, into an array of instructions per path (struct pinsn)
+ * with expressions in postfix form (expr.h) and member paths resolved to (object slot, byte
+ * offset, index strides).  The interpreter (interp.c) never looks at YAML.
+ *
+ * File format (models/paths/<era>/<file>.yaml):
+ *
+ *   era: "6.18"
+ *   constants: {MEMCG_CHARGE_BATCH: 64}      # integers; scenarios may override them
+ *   kinds:                                   # what one entity of a kind is made of
+ *     memcg:
+ *       objects:
+ *         memcg:  {layout: mem_cgroup}                      # one per entity (kmalloc)
+ *         pn:     {layout: mem_cgroup_per_node, per: node}   # one per NUMA node
+ *         statc:  {layout: memcg_vmstats_percpu, alloc: percpu}
+ *         memcg:  {layout: mem_cgroup, flex: nodes}   # room for nodeinfo[nr_node_ids]
+ *         pn:     {layout: mem_cgroup_per_node, per: node, placement: 64}  # where it lands
+ *   globals:                                 # objects that exist once
+ *     stock: {layout: memcg_stock_pcp, alloc: percpu}
+ *   paths:
+ *     - name: memcg_rstat_updated
+ *       cite: "mm/memcontrol.c: memcg_rstat_updated() (6.18)"
+ *       simplifies: "what the model leaves out"
+ *       params: [{memcg: memcg}, val]        # {name: kind} for entities, bare names for ints
+ *       body:
+ *         - for: {var: m, in: "ancestors(memcg)"}
+ *           do:
+ *             - load: {at: m.vmstats.stats_updates, into: shared}
+ *             - if: "shared > MEMCG_CHARGE_BATCH * nr_cpus"
+ *               then: [break]
+ *             - rmw: {at: m.statc.stats_updates, add: "abs(val)", into: n}
+ *             - if: "n < MEMCG_CHARGE_BATCH"
+ *               then: [continue]
+ *             - rmw: {at: m.statc.stats_updates, set: 0}
+ *             - atomic: {at: m.vmstats.stats_updates, add: n}
+ *
+ * Addresses (`at:`): ENTITY.OBJECT[.MEMBER...] or GLOBAL[.MEMBER...], where ENTITY is a
+ * parameter or loop variable of a kind, OBJECT one of the kind's objects, MEMBER a member path
+ * of the object's layout.  Indexes may be expressions: `m.pn[nid].lruvec.lists[lru]`,
+ * `m.statc.state[idx]`.  Per-cpu objects mean the executing CPU's instance; `OBJ@EXPR` names
+ * another CPU's (`m.statc@c.state[i]` in a flush loop).
+ *
+ * Operations (one key each; EXPR is an integer expression, see expr.h; `into` stores a result
+ * in a local):
+ *   load:    {at, into}                  plain load
+ *   store:   {at, value}                 plain store (store buffer)
+ *   rmw:     {at, add|sub|set, into}     this_cpu_* RMW, no LOCK; into = new value (add/sub)
+ *                                        or old value (set = xchg)
+ *   atomic:  {at, add|sub|set, into}     atomic_* (LOCK); same results
+ *   cmpxchg: {at, old, new, into}        LOCK cmpxchg; into = the old value found
+ *   lock: AT / unlock: AT                spin_lock/unlock (scenario `lock_kind`: ticket|queued)
+ *   trylock: {at, into}                  into = 1 when taken
+ *   irq_off / irq_on                     local_irq_save/disable, local_irq_restore/enable
+ *                                        (machine latency.irq_off_cycles / irq_on_cycles,
+ *                                        2 cycles each by default)
+ *   delay: {ns|cycles: EXPR}             compute
+ *   work: {bytes: EXPR, op: load|store}  stream through the CPU's private buffer (page zeroing)
+ *   set: {VAR: EXPR, ...}                locals; "VAR:KIND" makes VAR an entity of KIND (an
+ *                                        id from list_pop or memory becomes addressable)
+ *   if: EXPR, then: [...], else: [...]
+ *   for: {var, in: RANGE}, do: [...]     RANGE: "range(a, b)", cpus, nodes, "ancestors(E)",
+ *                                        "children(E)"
+ *   break / continue / return: EXPR
+ *   call: {path, args: [EXPR...], into}  another path; entity args by variable name
+ *   list_add: {list, cpu, item}          per-cpu update lists (rstat): simulator-side state,
+ *   list_pop: {list, cpu, into}          the memory traffic of the list heads is written as
+ *   list_empty: {list, cpu, into}        ordinary accesses next to these operations
+ *   truth: {counter, add}                the exact value of an approximate counter
+ *   observe: {counter, value}            an approximate read: error against the truth
+ *
+ * Values: every byte of simulated memory has a value (the directory keeps each line's 64
+ * bytes), so loads see what stores and atomics wrote, in simulated time order.  Locals are
+ * int64 in the path's frame; entity handles are integers too (typed at compile time).
+ */
+#ifndef C2C_PATH_H
+#define C2C_PATH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/err.h"
+#include "path/expr.h"
+#include "layout/layout_lib.h"
+#include "yaml/ytree.h"
+
+#define PATH_MAX_LOCALS 48
+#define PATH_MAX_PARAMS 8
+#define PATH_MAX_IDX 4
+
+enum pop {
+	P_LOAD,      /* load at -> local */
+	P_STORE,     /* store value at */
+	P_RMW,       /* this_cpu RMW */
+	P_ATOMIC,    /* LOCK RMW */
+	P_CMPXCHG,   /* LOCK cmpxchg */
+	P_LOCK,
+	P_UNLOCK,
+	P_TRYLOCK,
+	P_IRQ,       /* irq_off / irq_on */
+	P_DELAY,
+	P_WORK,
+	P_SET,       /* local = expr */
+	P_JUMP,      /* goto target */
+	P_JUMP_IF_NOT, /* if !expr goto target */
+	P_FOR_INIT,  /* set up an iterator in a local */
+	P_FOR_NEXT,  /* advance: local = next item, or goto target when done */
+	P_CALL,
+	P_RETURN,
+	P_LIST,      /* list_add / list_pop / list_empty */
+	P_TRUTH,
+	P_OBSERVE,
+	P_OP_COUNT
+};
+
+extern const char *const pop_names[P_OP_COUNT + 1];
+
+enum rmw_kind { RMW_ADD, RMW_SUB, RMW_SET, RMW_KIND_COUNT };
+enum iter_kind { IT_RANGE, IT_CPUS, IT_NODES, IT_ANCESTORS, IT_CHILDREN, IT_KIND_COUNT };
+enum list_op { LIST_ADD, LIST_POP, LIST_EMPTY, LIST_OP_COUNT };
+
+/* A compiled address: base of (entity in local @ent or a global) object @obj, plus @off,
+ * plus each index expression times its stride; a per-cpu object takes the executing CPU or
+ * the CPU expression @cpu. */
+struct member_ref {
+	int16_t ent;          /* local holding the entity handle, -1 for a global object */
+	uint16_t obj;         /* object slot in the kind (or global index) */
+	uint32_t off;         /* constant byte offset of the member */
+	uint32_t size;        /* bytes accessed */
+	uint8_t nr_idx;
+	uint32_t stride[PATH_MAX_IDX];
+	uint32_t bound[PATH_MAX_IDX];   /* index must be below (0: unchecked, flexible) */
+	struct expr *idx[PATH_MAX_IDX];
+	struct expr *cpu;     /* OBJ@EXPR, or NULL for the executing CPU */
+	struct expr *node;    /* per-node object index (OBJ[EXPR] on a per: node object) */
+};
+
+struct pinsn {
+	uint8_t op;           /* enum pop */
+	uint8_t kind;         /* rmw_kind, iter_kind, list_op, irq on(1)/off(0), work store(1) */
+	int16_t dst;          /* local written, -1 none */
+	uint32_t target;      /* jumps: instruction index */
+	uint32_t site;        /* code site id (report attribution) */
+	uint32_t callee;      /* P_CALL: path index; P_LIST/TRUTH/OBSERVE: list or counter id */
+	struct member_ref addr;
+	struct expr *a, *b;   /* operands (value, old/new, bounds, args...) */
+	struct expr **args;   /* P_CALL arguments */
+	uint8_t nr_args;
+	uint8_t delay_cycles; /* P_DELAY: a is in cycles (1) or ns (0) */
+	uint64_t deps;        /* locals the instruction reads (the scoreboard, interp.h) */
+	struct c2c_mark mark;
+};
+
+struct path {
+	char *name;
+	char *cite, *simplifies;
+	char *file;
+	uint8_t nr_params;
+	int16_t param_kind[PATH_MAX_PARAMS]; /* entity kind index, -1 for an integer */
+	uint8_t nr_locals;
+	struct pinsn *code;
+	uint32_t nr_code;
+	struct c2c_mark mark;
+};
+
+/* An entity kind: its objects (layout, per-cpu or not, per node or not). */
+struct kobj {
+	char *name;
+	const struct layout *layout;
+	bool percpu, per_node;
+	uint8_t alloc;        /* scenario allocation rule (kmalloc, kmem_cache) */
+	int32_t flex;         /* elements of the trailing flexible array: >= 0 a count,
+			       * -1 one per CPU (`flex: cpus`), -2 one per node (`flex: nodes`) */
+	int32_t placement;    /* bytes past a 128-byte boundary (`placement:`), -1 by the rule */
+};
+
+struct kind {
+	char *name;
+	struct kobj *obj;
+	uint32_t nr_obj;
+};
+
+struct program {
+	struct path *paths;
+	uint32_t nr_paths;
+	struct kind *kinds;
+	uint32_t nr_kinds;
+	struct kobj *globals;
+	uint32_t nr_globals;
+	char **consts;        /* name=value table for expressions */
+	int64_t *const_vals;
+	uint32_t nr_consts;
+	char **lists;         /* per-cpu update list names */
+	uint32_t nr_lists;
+	char **counters;      /* counters with truth/observe */
+	uint32_t nr_counters;
+	char **site_names;    /* "path:op# op at" for reports (appended to the scenario's) */
+	uint32_t nr_sites;
+};
+
+/*
+ * program_load - compile the path files @files (NULL-terminated; files or directories of
+ * .yaml files, loaded in name order) with struct layouts from @lib, constants overridden by
+ * @consts (a YAML mapping, may be NULL).  Site ids start at @site_base.
+ * Return: the program, or NULL with @err at the offending node: unknown member (with the
+ * closest names), unknown path, local or kind, a wrong number of arguments, a malformed
+ * expression.
+ */
+struct program *program_load(const char *const *files, struct layout_lib *lib,
+			     const struct yt_node *consts, uint32_t site_base, struct c2c_err *err);
+void program_free(struct program *p);
+
+/* program_find - the index of path @name, or -1. */
+int program_find(const struct program *p, const char *name);
+
+#endif

@@ -1,0 +1,751 @@
+/* report.c - the perf-c2c-style stdout report; see report.h for the design. */
+#include "report/report.h"
+
+#include <glib.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define RULE "================================================="
+#define DASHES "----------------------------------------------------------------------"
+#define CELL REPORT_CELL
+
+/* One row of the cacheline table: a line, or a 128-byte pair of lines (--double-cl). */
+struct rline {
+	uint64_t addr;        /* line address, or pair address (bit 6 clear) */
+	uint32_t idx[2];      /* member lines in address order; idx[1] is DIR_NONE for one */
+	uint64_t c[LS_COUNT]; /* counters summed over the members */
+	uint64_t key;         /* primary sort key, from report.sort */
+	uint32_t cpus;        /* distinct CPUs with demand accesses */
+	bool shared;          /* some member passes report_line_shared() */
+};
+
+/* ------------------------------------------------------------------ small formatters */
+
+static const char *fmt_u(char *b, uint64_t x)
+{
+	snprintf(b, CELL, "%" PRIu64, x);
+	return b;
+}
+
+/* x / tot in tenths of a percent, truncated: integers only, so every host prints the same. */
+static const char *fmt_pct(char *b, uint64_t x, uint64_t tot)
+{
+	uint64_t q = tot ? x * 1000 / tot : 0;
+
+	snprintf(b, CELL, "%" PRIu64 ".%" PRIu64 "%%", q / 10, q % 10);
+	return b;
+}
+
+/* Average latency in cycles of the machine: @ps_total over @count accesses. */
+static uint64_t avg_cycles(uint64_t ps_total, uint64_t count, const struct machine *mc)
+{
+	uint64_t cycle = mc && mc->cycle ? mc->cycle : 1;
+
+	return count ? ps_total / count / cycle : 0;
+}
+
+void report_section(FILE *f, const char *title)
+{
+	int pad = ((int)strlen(RULE) - (int)strlen(title)) / 2;
+
+	fprintf(f, "%s\n%*s%s\n%s\n", RULE, pad > 0 ? pad : 0, "", title, RULE);
+}
+
+static const struct objmap *run_objs(const struct run_result *r)
+{
+	return r->objs ? r->objs : r->mem->objs;
+}
+
+/* "name+0xOFF" for the start of a line inside object @obj, or "-".  Caller g_free()s. */
+static char *obj_label(const struct objmap *om, uint32_t obj, uint64_t addr)
+{
+	if (!om || obj == OBJ_NONE || obj >= om->nr)
+		return g_strdup("-");
+	return g_strdup_printf("%s+0x%" PRIx64, om->v[obj].name, addr - om->v[obj].base);
+}
+
+/* ------------------------------------------------------------------ tables */
+
+static void put_cell(GString *s, const struct report_col *c, const char *text, bool last)
+{
+	g_string_append(s, "  ");
+	if (c->left && last)
+		g_string_append(s, text);
+	else
+		g_string_append_printf(s, c->left ? "%-*s" : "%*s", c->width, text);
+}
+
+/* Print @s without trailing blanks (padding of an empty last cell), then a newline. */
+static void put_line(FILE *f, GString *s)
+{
+	while (s->len && s->str[s->len - 1] == ' ')
+		g_string_truncate(s, s->len - 1);
+	fprintf(f, "%s\n", s->str);
+	g_string_truncate(s, 0);
+}
+
+void report_table_row(FILE *f, const struct report_col *cols, int n, const char *const *cells)
+{
+	GString *s = g_string_new(NULL);
+
+	for (int i = 0; i < n; i++)
+		put_cell(s, &cols[i], cells[i], i == n - 1);
+	put_line(f, s);
+	g_string_free(s, TRUE);
+}
+
+/* The group line ("---- HITM ----" over Tot, Lcl, Rmt), the titles, and a rule. */
+void report_table_head(FILE *f, const struct report_col *cols, int n)
+{
+	GString *s = g_string_new(NULL);
+	const char **titles = g_new(const char *, n);
+	int total = 0, grouped = 0;
+
+	for (int i = 0; i < n; i++)
+		grouped |= *cols[i].group != 0;
+	for (int i = 0, j; grouped && i < n; i = j) {
+		int span = cols[i].width, dashes;
+
+		for (j = i + 1; j < n && !strcmp(cols[j].group, cols[i].group); j++)
+			span += 2 + cols[j].width;
+		dashes = span - (int)strlen(cols[i].group) - 2;
+		if (!*cols[i].group || dashes < 0) {
+			g_string_append_printf(s, "  %-*s", span, cols[i].group);
+			continue;
+		}
+		g_string_append_printf(s, "  %.*s %s %.*s", dashes / 2, DASHES, cols[i].group,
+				       dashes - dashes / 2, DASHES);
+	}
+	if (grouped)
+		put_line(f, s);
+	for (int i = 0; i < n; i++) {
+		titles[i] = cols[i].title;
+		total += 2 + (cols[i].width ? cols[i].width : (int)strlen(cols[i].title));
+	}
+	report_table_row(f, cols, n, titles);
+	g_free(titles);
+	g_string_append(s, "  ");
+	for (int i = 2; i < total; i++)
+		g_string_append_c(s, '-');
+	put_line(f, s);
+	g_string_free(s, TRUE);
+}
+
+/* ------------------------------------------------------------------ selecting lines */
+
+void report_totals(const struct mem *m, uint64_t tot[LS_COUNT])
+{
+	memset(tot, 0, sizeof(uint64_t) * LS_COUNT);
+	for (uint32_t i = 0; i < m->dir.nr; i++)
+		for (int k = 0; k < LS_COUNT; k++)
+			tot[k] += m->dir.stats[i].c[k];
+}
+
+bool report_line_shared(const struct mem *m, uint32_t idx)
+{
+	const struct line_stats *ls = &m->dir.stats[idx];
+
+	return dir_nr_cpus(&m->dir, idx) > 1 || ls_hitm(ls) || ls->c[LS_PF_HITM];
+}
+
+static uint32_t cpus_union(const struct mem *m, const uint32_t idx[2])
+{
+	uint32_t n = 0, wc = m->dir.words_cpu;
+
+	for (uint32_t w = 0; w < wc; w++) {
+		uint64_t x = m->dir.cpus[(uint64_t)idx[0] * wc + w];
+
+		if (idx[1] != DIR_NONE)
+			x |= m->dir.cpus[(uint64_t)idx[1] * wc + w];
+		n += (uint32_t)__builtin_popcountll(x);
+	}
+	return n;
+}
+
+static uint64_t sort_key(const struct rline *rl, enum report_sort sort)
+{
+	switch (sort) {
+	case SORT_LCL:
+		return rl->c[LS_HITM_LCL];
+	case SORT_RMT:
+		return rl->c[LS_HITM_RMT];
+	default:
+		return rl->c[LS_HITM_LCL] + rl->c[LS_HITM_RMT];
+	}
+}
+
+static int cmp_desc(uint64_t a, uint64_t b)
+{
+	return a == b ? 0 : a < b ? 1 : -1;
+}
+
+/* Hottest first; the address is unique, so the order is total and qsort's instability can't
+ * show. */
+static int rline_cmp(const void *pa, const void *pb)
+{
+	const struct rline *a = pa, *b = pb;
+	int d;
+
+	if ((d = cmp_desc(a->key, b->key)) ||
+	    (d = cmp_desc(a->c[LS_HITM_LCL] + a->c[LS_HITM_RMT],
+			  b->c[LS_HITM_LCL] + b->c[LS_HITM_RMT])) ||
+	    (d = cmp_desc(a->c[LS_PF_HITM], b->c[LS_PF_HITM])) ||
+	    (d = cmp_desc(a->c[LS_STORES], b->c[LS_STORES])))
+		return d;
+	return a->addr < b->addr ? -1 : a->addr > b->addr;
+}
+
+/*
+ * build_rows - one struct rline per line (per pair with @pair) in first-touch order.  A pair
+ * is created by whichever of its lines was touched first; the other joins it.  The shared rows
+ * are then moved to the front and sorted.  Return: the array (g_free); *@nr rows, *@nr_shared
+ * of them shared.
+ */
+static struct rline *build_rows(const struct mem *m, bool pair, enum report_sort sort,
+				uint32_t *nr, uint32_t *nr_shared)
+{
+	struct rline *v = g_new0(struct rline, m->dir.nr ? m->dir.nr : 1);
+	uint32_t n = 0, ns = 0;
+
+	for (uint32_t i = 0; i < m->dir.nr; i++) {
+		uint64_t addr = m->dir.line[i].addr;
+		uint32_t buddy = pair && m->gshift == 6 ? dir_find(&m->dir, addr ^ 64) : DIR_NONE;
+		struct rline *rl;
+
+		if (buddy != DIR_NONE && buddy < i)
+			continue; /* already in its pair */
+		rl = &v[n++];
+		rl->addr = pair ? addr & ~(uint64_t)127 : addr;
+		rl->idx[0] = buddy != DIR_NONE && m->dir.line[buddy].addr < addr ? buddy : i;
+		rl->idx[1] = buddy == DIR_NONE ? DIR_NONE : rl->idx[0] == i ? buddy : i;
+		for (int k = 0; k < 2 && rl->idx[k] != DIR_NONE; k++) {
+			for (int s = 0; s < LS_COUNT; s++)
+				rl->c[s] += m->dir.stats[rl->idx[k]].c[s];
+			rl->shared |= report_line_shared(m, rl->idx[k]);
+		}
+		rl->cpus = cpus_union(m, rl->idx);
+		rl->key = sort_key(rl, sort);
+	}
+	/* Shared rows to the front; their order is set by the sort below, the others' unused. */
+	for (uint32_t i = 0; i < n; i++) {
+		if (v[i].shared) {
+			struct rline t = v[ns];
+
+			v[ns++] = v[i];
+			v[i] = t;
+		}
+	}
+	qsort(v, ns, sizeof(*v), rline_cmp);
+	*nr = n;
+	*nr_shared = ns;
+	return v;
+}
+
+/* The object column of a table row: the lower line's label, and the upper line's too when
+ * it belongs to another named object (a pair straddling two objects is where the prefetcher
+ * makes false sharing). */
+static char *row_label(const struct run_result *r, const struct rline *rl)
+{
+	const struct dir *d = &r->mem->dir;
+	const struct dline *lo = &d->line[rl->idx[0]], *hi;
+	char *a = obj_label(run_objs(r), lo->obj, lo->addr), *b, *ab;
+
+	if (rl->idx[1] == DIR_NONE)
+		return a;
+	hi = &d->line[rl->idx[1]];
+	if (hi->obj == lo->obj || hi->obj == OBJ_NONE)
+		return a;
+	b = obj_label(run_objs(r), hi->obj, hi->addr);
+	ab = g_strdup_printf("%s|%s", a, b);
+	g_free(a);
+	g_free(b);
+	return ab;
+}
+
+/* ------------------------------------------------------------------ sections */
+
+static void print_header(FILE *f, const struct scenario *sc, const struct variant *v,
+			 const struct run_result *r)
+{
+	report_section(f, "c2csim report");
+	fprintf(f, "  %-22s : %s\n", "Scenario", sc && sc->name ? sc->name : "-");
+	fprintf(f, "  %-22s : %s\n", "Variant", r->variant ? r->variant : v ? v->name : "-");
+	fprintf(f, "  %-22s : %s\n", "Machine", r->mc && r->mc->name ? r->mc->name : "-");
+	fprintf(f, "  %-22s : %" PRIu64 "\n", "Seed", v ? v->seed : 0);
+	fprintf(f, "  %-22s : %" PRIu64 ".%03" PRIu64 " us\n", "Simulated time",
+		(uint64_t)(r->sim_time / PS_PER_US),
+		(uint64_t)(r->sim_time % PS_PER_US / PS_PER_NS));
+	fprintf(f, "  %-22s : %" PRIu64 "\n", "Events", r->events);
+	fprintf(f, "  %-22s : %" PRIu64 "\n", "Accesses", r->mem->accesses);
+	for (uint32_t i = 0; i < r->nr_actors; i++)
+		fprintf(f, "  Actor %-16s : %" PRIu32 " threads, %" PRIu64 " iterations\n",
+			r->actors[i].name, r->actors[i].nr_threads, r->actors[i].iterations);
+	fputc('\n', f);
+}
+
+/* The counter that a latency total (ps) is averaged over, or -1 for a plain counter. */
+static int lat_count(int k)
+{
+	switch (k) {
+	case LS_CYC_HITM_LCL:
+		return LS_HITM_LCL;
+	case LS_CYC_HITM_RMT:
+		return LS_HITM_RMT;
+	case LS_CYC_LOAD:
+		return LS_LOADS;
+	default:
+		return -1;
+	}
+}
+
+/* Every counter of the registry, so a new one shows up here without touching this file. */
+static void print_trace_events(FILE *f, const struct run_result *r, const uint64_t *tot)
+{
+	report_section(f, "Trace Event Information");
+	for (int k = 0; k < LS_COUNT; k++) {
+		int cnt = lat_count(k);
+
+		fprintf(f, "  %-20s : %14" PRIu64 "  %s", lstat_info[k].key, tot[k],
+			lstat_info[k].desc);
+		if (cnt >= 0)
+			fprintf(f, " (avg %" PRIu64 " cycles)",
+				avg_cycles(tot[k], tot[cnt], r->mc));
+		fputc('\n', f);
+	}
+	fputc('\n', f);
+}
+
+static void global_row(FILE *f, const char *unit, const char *what, uint32_t n)
+{
+	char label[64];
+
+	snprintf(label, sizeof(label), "%s %s", unit, what);
+	fprintf(f, "  %-36s : %10" PRIu32 "\n", label, n);
+}
+
+static void print_global(FILE *f, const struct rline *rows, uint32_t nr, uint32_t nr_shared,
+			 uint32_t shown, bool pair)
+{
+	const char *unit = pair ? "128-byte pairs" : "Cache lines";
+	uint32_t hitm = 0, pf = 0;
+
+	for (uint32_t i = 0; i < nr_shared; i++) {
+		hitm += (rows[i].c[LS_HITM_LCL] + rows[i].c[LS_HITM_RMT]) != 0;
+		pf += rows[i].c[LS_PF_HITM] != 0;
+	}
+
+	report_section(f, "Global Shared Cache Line Event Information");
+	global_row(f, unit, "touched", nr);
+	global_row(f, unit, "shared", nr_shared);
+	global_row(f, unit, "with HITMs", hitm);
+	global_row(f, unit, "with prefetch HITMs", pf);
+	global_row(f, unit, "in the table", shown);
+	fputc('\n', f);
+}
+
+enum { LT_INDEX, LT_ADDR, LT_OBJ, LT_NODE, LT_NCOL = 20 };
+
+static const struct report_col line_cols[LT_NCOL] = {
+	{"", "Index", 5, false},          {"", "Address", 18, true},
+	{"", "Object", 6, true},          {"", "Node", 4, false},
+	{"HITM", "Tot", 7, false},        {"HITM", "Lcl", 7, false},
+	{"HITM", "Rmt", 7, false},        {"Prefetch", "Hitm", 7, false},
+	{"Prefetch", "Caused", 7, false}, {"Total", "Records", 8, false},
+	{"Total", "Loads", 8, false},     {"Total", "Stores", 8, false},
+	{"Store", "L1Hit", 8, false},     {"Store", "L1Miss", 8, false},
+	{"Load Hit", "LclHit", 8, false}, {"Load Hit", "RmtHit", 8, false},
+	{"Dram", "Lcl", 8, false},        {"Dram", "Rmt", 8, false},
+	{"", "Inv recv", 8, false},       {"", "CPUs", 4, false},
+};
+
+static void print_line_table(FILE *f, const struct run_result *r, const struct rline *rows,
+			     uint32_t shown, char **labels)
+{
+	static const int8_t cnt[LT_NCOL] = {
+		-1, -1, -1, -1, -1, LS_HITM_LCL, LS_HITM_RMT, LS_PF_HITM, LS_PF_CAUSED_HITM, -1,
+		LS_LOADS, LS_STORES, LS_ST_L1HIT, LS_ST_L1MISS, LS_LD_LLC, LS_LD_RMT_HIT,
+		LS_LD_DRAM_LCL, LS_LD_DRAM_RMT, LS_INV_RECV, -1,
+	};
+	struct report_col cols[LT_NCOL];
+	char buf[LT_NCOL][CELL];
+	const char *cells[LT_NCOL];
+
+	memcpy(cols, line_cols, sizeof(cols));
+	for (uint32_t i = 0; i < shown; i++)
+		cols[LT_OBJ].width = MAX(cols[LT_OBJ].width, (int)strlen(labels[i]));
+	report_section(f, "Shared Data Cache Line Table");
+	report_table_head(f, cols, LT_NCOL);
+	for (uint32_t i = 0; i < shown; i++) {
+		const struct rline *rl = &rows[i];
+
+		for (int k = 0; k < LT_NCOL; k++)
+			cells[k] = cnt[k] >= 0 ? fmt_u(buf[k], rl->c[cnt[k]]) : buf[k];
+		fmt_u(buf[LT_INDEX], i);
+		snprintf(buf[LT_ADDR], CELL, "0x%" PRIx64, rl->addr);
+		cells[LT_OBJ] = labels[i];
+		fmt_u(buf[LT_NODE], r->mem->dir.line[rl->idx[0]].home);
+		fmt_u(buf[4], rl->c[LS_HITM_LCL] + rl->c[LS_HITM_RMT]);
+		fmt_u(buf[9], rl->c[LS_LOADS] + rl->c[LS_STORES]);
+		fmt_u(buf[LT_NCOL - 1], rl->cpus);
+		report_table_row(f, cols, LT_NCOL, cells);
+	}
+	fputc('\n', f);
+}
+
+/* One orow and its offset within the table row's line or pair.  A Pareto row is the run of
+ * prows with one (offset, site), or with report.callers one (offset, site, caller). */
+struct prow {
+	uint32_t orow;
+	uint32_t off;
+	uint32_t site, caller;
+};
+
+static int prow_cmp(const void *pa, const void *pb)
+{
+	const struct prow *a = pa, *b = pb;
+
+	if (a->off != b->off)
+		return a->off < b->off ? -1 : 1;
+	if (a->site != b->site)
+		return a->site < b->site ? -1 : 1;
+	return a->caller < b->caller ? -1 : a->caller > b->caller;
+}
+
+static bool same_prow(const struct prow *a, const struct prow *b, bool callers)
+{
+	return a->off == b->off && a->site == b->site && (!callers || a->caller == b->caller);
+}
+
+/* The rows of @rl sorted by offset, site, caller.  Return: *@n rows (g_free). */
+static struct prow *collect_prows(const struct mem *m, const struct rline *rl, uint32_t *n)
+{
+	struct prow *v = NULL;
+	uint32_t nr = 0, cap = 0;
+
+	for (int k = 0; k < 2 && rl->idx[k] != DIR_NONE; k++) {
+		uint64_t base = m->dir.line[rl->idx[k]].addr - rl->addr;
+
+		for (uint32_t o = m->dir.stats[rl->idx[k]].first_orow; o != DIR_NONE;
+		     o = m->orow[o].next) {
+			if (nr == cap) {
+				cap = cap ? 2 * cap : 16;
+				v = g_renew(struct prow, v, cap);
+			}
+			v[nr++] = (struct prow){o, (uint32_t)(base + m->orow[o].off),
+						m->orow[o].site, m->orow[o].caller};
+		}
+	}
+	if (nr)
+		qsort(v, nr, sizeof(*v), prow_cmp);
+	*n = nr;
+	return v;
+}
+
+enum { PT_OFF = 4, PT_SITE = 5, PT_NCOL = 11 };
+
+static const struct report_col pareto_cols[PT_NCOL] = {
+	{"HITM", "Rmt %", 7, false},        {"HITM", "Lcl %", 7, false},
+	{"Store", "L1Hit", 9, false},       {"Store", "L1Miss", 9, false},
+	{"", "Off", 5, false},              {"", "Code address", 12, true},
+	{"cycles", "rmt hitm", 9, false},   {"cycles", "lcl hitm", 9, false},
+	{"cycles", "load", 9, false},       {"", "cpu cnt", 7, false},
+	{"", "Object", 0, true},
+};
+
+static const char *site_name(const struct run_result *r, uint32_t site)
+{
+	return site < r->nr_sites && r->site_names && r->site_names[site] ? r->site_names[site]
+									  : "?";
+}
+
+/* The counters of the @n prows at @p summed into *@o; return: how many CPUs touched them. */
+static uint32_t sum_prows(const struct mem *m, const struct prow *p, uint32_t n, struct orow *o)
+{
+	uint32_t cpus = 0;
+
+	memset(o, 0, sizeof(*o));
+	for (uint32_t k = 0; k < n; k++)
+		for (int c = 0; c < OS_COUNT; c++)
+			o->c[c] += m->orow[p[k].orow].c[c];
+	for (uint32_t w = 0; w < m->dir.words_cpu; w++) {
+		uint64_t bits = 0;
+
+		for (uint32_t k = 0; k < n; k++)
+			bits |= m->orow_cpus[(size_t)p[k].orow * m->dir.words_cpu + w];
+		cpus += (uint32_t)__builtin_popcountll(bits);
+	}
+	return cpus;
+}
+
+/* The code address of a Pareto row: its site, or with @callers "site <- caller". */
+static char *code_label(const struct run_result *r, const struct prow *p, bool callers)
+{
+	if (!callers || p->caller == DIR_NONE)
+		return g_strdup(site_name(r, p->site));
+	return g_strdup_printf("%s <- %s", site_name(r, p->site), site_name(r, p->caller));
+}
+
+/* The Pareto row of the @n prows at @p (one offset and site, and caller with @callers). */
+static void print_prow(FILE *f, const struct report_col *cols, const struct run_result *r,
+		       const struct rline *rl, const struct prow *p, uint32_t n, bool callers)
+{
+	g_autofree char *code = code_label(r, p, callers);
+	struct orow sum;
+	const struct orow *o = &sum;
+	uint32_t cpus = sum_prows(r->mem, p, n, &sum);
+	const struct objmap *om = run_objs(r);
+	uint64_t addr = rl->addr + p->off;
+	uint32_t obj = om ? objmap_find(om, addr) : OBJ_NONE;
+	char buf[PT_NCOL][CELL], *label = objmap_label(om, obj, addr);
+	const char *cells[PT_NCOL] = {
+		fmt_pct(buf[0], o->c[OS_HITM_RMT], rl->c[LS_HITM_RMT]),
+		fmt_pct(buf[1], o->c[OS_HITM_LCL], rl->c[LS_HITM_LCL]),
+		fmt_u(buf[2], o->c[OS_ST_L1HIT]),
+		fmt_u(buf[3], o->c[OS_ST_L1MISS]),
+		buf[PT_OFF],
+		code,
+		fmt_u(buf[6], avg_cycles(o->c[OS_CYC_HITM_RMT], o->c[OS_HITM_RMT], r->mc)),
+		fmt_u(buf[7], avg_cycles(o->c[OS_CYC_HITM_LCL], o->c[OS_HITM_LCL], r->mc)),
+		fmt_u(buf[8], avg_cycles(o->c[OS_CYC_LOAD], o->c[OS_LOADS], r->mc)),
+		buf[9],
+		label,
+	};
+
+	snprintf(buf[PT_OFF], CELL, "0x%" PRIx32, p->off);
+	fmt_u(buf[9], cpus);
+	report_table_row(f, cols, PT_NCOL, cells);
+	g_free(label);
+}
+
+/* " (mem_cgroup_per_node line 2)" into @buf for a line inside a struct instance, "" else. */
+static const char *struct_line(const struct run_result *r, uint64_t addr, char *buf, size_t n)
+{
+	const struct objmap *om = run_objs(r);
+	uint32_t o = om ? objmap_find(om, addr) : OBJ_NONE;
+
+	buf[0] = 0;
+	if (o != OBJ_NONE && om->v[o].type)
+		snprintf(buf, n, " (%s line %" PRIu64 ")", om->v[o].type,
+			 (addr - om->v[o].base) / 64);
+	return buf;
+}
+
+/* The code address column's width: every site name, and with @callers every "site <- caller"
+ * of the shown rows. */
+static int code_width(const struct run_result *r, const struct rline *rows, uint32_t shown,
+		      bool callers)
+{
+	int w = pareto_cols[PT_SITE].width;
+
+	for (uint32_t s = 0; s < r->nr_sites; s++)
+		w = MAX(w, (int)strlen(site_name(r, s)));
+	for (uint32_t i = 0; callers && i < shown; i++) {
+		uint32_t n;
+		struct prow *p = collect_prows(r->mem, &rows[i], &n);
+
+		for (uint32_t k = 0; k < n; k++) {
+			g_autofree char *code = code_label(r, &p[k], true);
+
+			w = MAX(w, (int)strlen(code));
+		}
+		g_free(p);
+	}
+	return w;
+}
+
+static void print_pareto(FILE *f, const struct run_result *r, const struct rline *rows,
+			 uint32_t shown, char **labels, bool callers)
+{
+	struct report_col cols[PT_NCOL];
+
+	memcpy(cols, pareto_cols, sizeof(cols));
+	cols[PT_SITE].width = code_width(r, rows, shown, callers);
+	report_section(f, "Shared Cache Line Distribution Pareto");
+	report_table_head(f, cols, PT_NCOL);
+	for (uint32_t i = 0; i < shown; i++) {
+		const struct rline *rl = &rows[i];
+		uint32_t n;
+		struct prow *p = collect_prows(r->mem, rl, &n);
+		char sl[160];
+
+		fprintf(f, "\n  %s\n", DASHES);
+		fprintf(f, "  %5" PRIu32 "  0x%" PRIx64 "  %s%s  node %u  Hitm %" PRIu64
+			" (lcl %" PRIu64 ", rmt %" PRIu64 ")  Pf Hitm %" PRIu64 "  records %" PRIu64
+			"\n", i, rl->addr, labels[i], struct_line(r, rl->addr, sl, sizeof(sl)),
+			r->mem->dir.line[rl->idx[0]].home,
+			rl->c[LS_HITM_LCL] + rl->c[LS_HITM_RMT], rl->c[LS_HITM_LCL],
+			rl->c[LS_HITM_RMT], rl->c[LS_PF_HITM], rl->c[LS_LOADS] + rl->c[LS_STORES]);
+		fprintf(f, "  %s\n", DASHES);
+		for (uint32_t k = 0, e; k < n; k = e) {
+			for (e = k + 1; e < n && same_prow(&p[e], &p[k], callers); e++)
+				;
+			print_prow(f, cols, r, rl, &p[k], e - k, callers);
+		}
+		g_free(p);
+	}
+	fputc('\n', f);
+}
+
+void report_print(FILE *f, const struct scenario *sc, const struct variant *v,
+		  const struct run_result *r)
+{
+	bool pair = v && v->report.group == GROUP_PAIR;
+	enum report_sort sort = v ? v->report.sort : SORT_TOT;
+	uint32_t nr, nr_shared, shown;
+	struct rline *rows = build_rows(r->mem, pair, sort, &nr, &nr_shared);
+	uint64_t tot[LS_COUNT];
+	char **labels;
+
+	shown = v && v->report.lines && v->report.lines < nr_shared ? v->report.lines : nr_shared;
+	labels = g_new0(char *, shown + 1);
+	for (uint32_t i = 0; i < shown; i++)
+		labels[i] = row_label(r, &rows[i]);
+	report_totals(r->mem, tot);
+	print_header(f, sc, v, r);
+	print_trace_events(f, r, tot);
+	print_global(f, rows, nr, nr_shared, shown, pair);
+	print_line_table(f, r, rows, shown, labels);
+	print_pareto(f, r, rows, shown, labels, v && v->report.callers);
+	report_print_world(f, r);
+	g_strfreev(labels);
+	g_free(rows);
+}
+
+/* ------------------------------------------------------------------ comparing variants */
+
+/* last / first with three decimals, rounded half up; "-" when first is 0. */
+static const char *fmt_ratio(char *b, uint64_t first, uint64_t last)
+{
+	unsigned __int128 q;
+
+	if (!first) {
+		snprintf(b, CELL, "-");
+		return b;
+	}
+	q = ((unsigned __int128)last * 1000 + first / 2) / first;
+	snprintf(b, CELL, "%" PRIu64 ".%03" PRIu64, (uint64_t)(q / 1000), (uint64_t)(q % 1000));
+	return b;
+}
+
+/* One metric row; @have[i] false prints "-" for run i. */
+void report_compare_row(FILE *f, const char *metric, int wm, const int *wv, uint32_t nr,
+			const uint64_t *val, const bool *have)
+{
+	char b[CELL];
+
+	fprintf(f, "  %-*s", wm, metric);
+	for (uint32_t i = 0; i < nr; i++)
+		fprintf(f, "  %*s", wv[i], have[i] ? fmt_u(b, val[i]) : "-");
+	fprintf(f, "  %16s\n", have[0] && have[nr - 1] ? fmt_ratio(b, val[0], val[nr - 1]) : "-");
+}
+
+/* Actor names in order of first appearance over the runs (variants may differ). */
+static GPtrArray *actor_names(struct run_result *const *runs, uint32_t nr)
+{
+	GPtrArray *names = g_ptr_array_new();
+
+	for (uint32_t i = 0; i < nr; i++) {
+		for (uint32_t a = 0; a < runs[i]->nr_actors; a++) {
+			bool seen = false;
+
+			for (guint k = 0; k < names->len && !seen; k++)
+				seen = !strcmp(names->pdata[k], runs[i]->actors[a].name);
+			if (!seen)
+				g_ptr_array_add(names, runs[i]->actors[a].name);
+		}
+	}
+	return names;
+}
+
+/* The rows of the comparison: run totals, then these counters of the registry. */
+enum { CM_SIM_TIME, CM_EVENTS, CM_ACCESSES, CM_LSTAT };
+
+static const int compare_lstats[] = {
+	LS_LOADS, LS_STORES, LS_HITM_LCL, LS_HITM_RMT, LS_PF_HITM, LS_PF_CAUSED_HITM,
+	LS_ST_L1MISS, LS_INV_RECV, LS_LD_DRAM_LCL, LS_LD_DRAM_RMT,
+};
+
+#define CM_COUNT (CM_LSTAT + (int)G_N_ELEMENTS(compare_lstats))
+
+static const char *metric_name(int cm)
+{
+	static const char *const names[CM_LSTAT] = {"sim_time_ps", "events", "accesses"};
+
+	return cm < CM_LSTAT ? names[cm] : lstat_info[compare_lstats[cm - CM_LSTAT]].key;
+}
+
+static uint64_t metric_value(const struct run_result *r, const uint64_t *tot, int cm)
+{
+	switch (cm) {
+	case CM_SIM_TIME:
+		return r->sim_time;
+	case CM_EVENTS:
+		return r->events;
+	case CM_ACCESSES:
+		return r->mem->accesses;
+	default:
+		return tot[compare_lstats[cm - CM_LSTAT]];
+	}
+}
+
+/* Per actor: iterations, matched by name. */
+static void compare_actors(FILE *f, struct run_result *const *runs, uint32_t nr, int wm,
+			   const int *wv, uint64_t *val, bool *have, GPtrArray *names)
+{
+	for (guint k = 0; k < names->len; k++) {
+		char *metric = g_strdup_printf("iterations:%s", (char *)names->pdata[k]);
+
+		for (uint32_t i = 0; i < nr; i++) {
+			have[i] = false;
+			for (uint32_t a = 0; a < runs[i]->nr_actors && !have[i]; a++) {
+				have[i] = !strcmp(runs[i]->actors[a].name, names->pdata[k]);
+				val[i] = runs[i]->actors[a].iterations;
+			}
+		}
+		report_compare_row(f, metric, wm, wv, nr, val, have);
+		g_free(metric);
+	}
+}
+
+void report_compare(FILE *f, struct run_result *const *runs, uint32_t nr)
+{
+	uint64_t *tot, *val; /* tot: LS_COUNT per run */
+	int wm = 24, *wv;
+	bool *have;
+	GPtrArray *names;
+
+	if (!nr)
+		return;
+	tot = g_new(uint64_t, (size_t)nr * LS_COUNT);
+	val = g_new(uint64_t, nr);
+	wv = g_new(int, nr);
+	have = g_new(bool, nr);
+	names = actor_names(runs, nr);
+	for (uint32_t i = 0; i < nr; i++) {
+		report_totals(runs[i]->mem, &tot[(size_t)i * LS_COUNT]);
+		wv[i] = MAX(14, (int)strlen(runs[i]->variant ? runs[i]->variant : "-"));
+		have[i] = true;
+	}
+	for (guint k = 0; k < names->len; k++)
+		wm = MAX(wm, (int)strlen("iterations:") + (int)strlen(names->pdata[k]));
+	wm = MAX(wm, report_compare_world_width(runs, nr));
+	report_section(f, "Variant comparison");
+	fprintf(f, "  %-*s", wm, "metric");
+	for (uint32_t i = 0; i < nr; i++)
+		fprintf(f, "  %*s", wv[i], runs[i]->variant ? runs[i]->variant : "-");
+	fprintf(f, "  %16s\n", "ratio last/first");
+	for (int cm = 0; cm < CM_COUNT; cm++) {
+		for (uint32_t i = 0; i < nr; i++)
+			val[i] = metric_value(runs[i], &tot[(size_t)i * LS_COUNT], cm);
+		report_compare_row(f, metric_name(cm), wm, wv, nr, val, have);
+	}
+	compare_actors(f, runs, nr, wm, wv, val, have, names);
+	report_compare_world(f, runs, nr, wm, wv, val, have);
+	fputc('\n', f);
+	g_ptr_array_free(names, TRUE);
+	g_free(tot);
+	g_free(val);
+	g_free(wv);
+	g_free(have);
+}

@@ -1,0 +1,214 @@
+/*
+ * run.c - one variant's simulation: threads of actors as events on the queue; see run.h.
+ *
+ * Each CPU of an actor is a thread that runs the actor's loop.  A thread has exactly one
+ * pending event: "issue my next operation", scheduled at the time the memory system says the
+ * CPU can go on.  Threads start at time 0 in actor order then CPU order, so ties at a time are
+ * broken by that order (evq's FIFO on scheduling).  Delays draw from the thread's own random
+ * stream, seeded from (scenario seed, actor, CPU).
+ */
+#include "scenario/run.h"
+
+#include <glib.h>
+#include <string.h>
+
+#include "core/evq.h"
+#include "core/rng.h"
+#include "scenario/scenario.h"
+
+struct thread {
+	const struct actor *a;
+	struct actor_result *res;
+	struct rng rng;
+	uint64_t iter;
+	uint32_t pc;
+	int cpu;
+	bool in_call;          /* a path call of the loop is running */
+	struct ptask pt;     /* its interpreter state */
+};
+
+struct sim {
+	struct evq *q;
+	struct world *world;
+	uint8_t *cpu_shared;  /* per CPU: every SMT thread of its core runs an actor */
+	struct mem *mem;
+	const struct variant *v;
+	simtime_t end;       /* the last time any thread finished or was cut */
+	bool cut;            /* the end time stopped at least one thread */
+};
+
+/* Compute time of @cpu stretched when its core's SMT threads all run (machine parameter). */
+static simtime_t smt_scale(const struct sim *sim, int cpu, simtime_t d)
+{
+	return sim->cpu_shared[cpu] ? d * sim->v->mc.smt_compute_pct / 100 : d;
+}
+
+/* thread_done - has the thread run all it was asked to, after finishing an iteration? */
+static bool thread_done(const struct sim *sim, const struct thread *t)
+{
+	if (t->a->loops)
+		return t->iter >= t->a->loops;
+	return sim->v->end_iterations && t->iter >= sim->v->end_iterations;
+}
+
+static void thread_step(struct sim *sim, void *data, uint64_t arg)
+{
+	struct thread *t = data;
+	const struct op *op = &t->a->ops[t->pc];
+	simtime_t now = evq_now(sim->q), next;
+
+	if (op->kind == OP_CALL) {
+		if (!t->in_call) {
+			interp_call(&t->pt, (uint32_t)op->call, op->args, now);
+			t->in_call = true;
+		}
+		next = interp_run(&t->pt, now);
+		if (next == INTERP_PARKED)
+			return; /* world->wake reschedules it */
+		if (next != INTERP_DONE) {
+			evq_push(sim->q, next, thread_step, t, 0);
+			return;
+		}
+		t->in_call = false;
+		next = now;
+	} else if (op->kind == OP_DELAY)
+		next = now + smt_scale(sim, t->cpu, op->delay_min +
+				       (op->delay_max > op->delay_min
+						? rng_below(&t->rng, op->delay_max - op->delay_min + 1)
+						: 0));
+	else
+		next = mem_access(sim->mem, t->cpu, op->addr + (uint64_t)t->cpu * op->cpu_stride,
+				  op->size, (enum mem_op)op->kind, op->site, now);
+	/* Time must advance, or a loop of zero delays would never reach the end time. */
+	if (next == now)
+		next++;
+	if (++t->pc == t->a->nr_ops) {
+		t->pc = 0;
+		t->iter++;
+		t->res->iterations++;
+		if (thread_done(sim, t)) {
+			if (next > sim->end)
+				sim->end = next;
+			return;
+		}
+	}
+	if (sim->v->end_time && next >= sim->v->end_time) {
+		sim->cut = true;
+		return;
+	}
+	evq_push(sim->q, next, thread_step, t, 0);
+}
+
+/* world->wake: a parked thread continues at @when. */
+static void wake_thread(void *data, void *thread, simtime_t when)
+{
+	struct sim *sim = data;
+
+	evq_push(sim->q, when, thread_step, thread, 0);
+}
+
+/* Which CPUs share their core with another running thread: every SMT thread of the core is
+ * given to some actor.  Decided once, from the scenario, so it cannot depend on timing. */
+static uint8_t *smt_sharing(const struct variant *v)
+{
+	const struct machine *mc = &v->mc;
+	uint8_t *busy = g_new0(uint8_t, mc->nr_cpus), *shared = g_new0(uint8_t, mc->nr_cpus);
+
+	for (uint32_t a = 0; a < v->nr_actors; a++)
+		for (uint32_t c = 0; c < v->actors[a].nr_cpus; c++)
+			busy[v->actors[a].cpus[c]] = 1;
+	for (int c = 0; c < mc->nr_cpus && mc->smt > 1; c++) {
+		int all = busy[c];
+
+		for (int s = 0; s < mc->smt; s++)
+			all &= busy[machine_cpu_core(mc, c) + s * mc->nr_cores];
+		shared[c] = (uint8_t)all;
+	}
+	g_free(busy);
+	return shared;
+}
+
+static void result_init(struct run_result *r, const struct variant *v)
+{
+	r->variant = g_strdup(v->name);
+	r->mc = &v->mc;
+	r->objs = &v->objs;
+	r->site_names = v->site_names;
+	r->nr_sites = v->nr_sites;
+	r->nr_actors = v->nr_actors;
+	r->actors = g_new0(struct actor_result, v->nr_actors);
+	for (uint32_t a = 0; a < v->nr_actors; a++) {
+		r->actors[a].name = g_strdup(v->actors[a].name);
+		r->actors[a].nr_threads = v->actors[a].nr_cpus;
+	}
+}
+
+struct run_result *run_variant(const struct scenario *sc, uint32_t vi, bool check,
+			       struct c2c_err *err)
+{
+	const struct variant *v = &sc->v[vi];
+	struct run_result *r = g_new0(struct run_result, 1);
+	struct sim sim = {.q = evq_new(), .v = v};
+	uint32_t nr_threads = 0, n = 0;
+	struct thread *th;
+	struct event ev;
+
+	result_init(r, v);
+	sim.mem = r->mem = mem_new(&v->mc, &v->objs, check);
+	sim.cpu_shared = smt_sharing(v);
+	if (v->prog) {
+		r->prog = v->prog;
+		sim.world = r->world = g_new0(struct world, 1);
+		world_init(sim.world, v->prog, sim.mem, &v->mc, &v->ents, v->lock_kind,
+			   PERCPU_BASE + PERCPU_QNODE, WORK_BASE);
+		sim.world->wake = wake_thread;
+		sim.world->wake_data = &sim;
+		sim.world->cpu_shared = sim.cpu_shared;
+	}
+	for (uint32_t a = 0; a < v->nr_actors; a++)
+		nr_threads += v->actors[a].nr_cpus;
+	th = g_new0(struct thread, nr_threads);
+	for (uint32_t a = 0; a < v->nr_actors; a++) {
+		for (uint32_t c = 0; c < v->actors[a].nr_cpus; c++, n++) {
+			th[n] = (struct thread){.a = &v->actors[a], .res = &r->actors[a],
+						.cpu = v->actors[a].cpus[c]};
+			rng_seed(&th[n].rng, v->seed, (uint64_t)a * C2C_MAX_CPUS + (uint64_t)th[n].cpu);
+			if (sim.world)
+				pthread_init(&th[n].pt, sim.world, &th[n], th[n].cpu);
+			evq_push(sim.q, 0, thread_step, &th[n], 0);
+		}
+	}
+	while (!sim.mem->failed && evq_pop(sim.q, &ev))
+		ev.fn(&sim, ev.data, ev.arg);
+	r->events = sim.q->dispatched;
+	r->sim_time = sim.cut && v->end_time > sim.end ? v->end_time : sim.end;
+	evq_free(sim.q);
+	g_free(sim.cpu_shared);
+	for (uint32_t i = 0; sim.world && i < nr_threads; i++)
+		pthread_release(&th[i].pt);
+	g_free(th);
+	if (sim.world)
+		sim.world->wake = NULL; /* the queue is gone */
+	if (sim.mem->failed) {
+		err_setf(err, "%s: variant %s: %s", sc->path, v->name, sim.mem->fail_msg);
+		run_result_free(r);
+		return NULL;
+	}
+	return r;
+}
+
+void run_result_free(struct run_result *r)
+{
+	if (!r)
+		return;
+	for (uint32_t a = 0; a < r->nr_actors; a++)
+		g_free(r->actors[a].name);
+	g_free(r->actors);
+	if (r->world) {
+		world_release(r->world);
+		g_free(r->world);
+	}
+	mem_free(r->mem);
+	g_free(r->variant);
+	g_free(r);
+}

@@ -1,0 +1,634 @@
+/* scenario_objs.c - regions and objects of a scenario: allocation, placement, and the
+ * targets that name them ("pn.lruvec.lru_lock"); see scenario.h for the format. */
+#include <glib.h>
+#include <string.h>
+
+#include "c2csim_config.h"
+#include "layout/layout_lib.h"
+#include "scenario/scenario_int.h"
+
+/* Where regions without an explicit address start: far from page zero, line aligned. */
+#define REGION_BASE 0x10000000ull
+
+
+/* The object named @name: exact ("pn", "pn[1]", "counter"), or a per-cpu object by its bare
+ * name, resolved through the CPU 0 instance (*stride tells the distance between CPUs). */
+static const struct obj *find_object(const struct variant *v, const char *name,
+				     uint64_t *stride)
+{
+	size_t nl = strlen(name);
+
+	*stride = 0;
+	for (uint32_t i = 0; i < v->objs.nr; i++) {
+		const struct obj *o = &v->objs.v[i];
+
+		if (!strcmp(o->name, name) && !o->per_cpu)
+			return o;
+		if (o->per_cpu && !strncmp(o->name, name, nl) &&
+		    (!strcmp(o->name + nl, "[0]") || !strcmp(o->name, name))) {
+			*stride = strcmp(o->name, name) ? PERCPU_UNIT : 0;
+			return o;
+		}
+	}
+	return NULL;
+}
+
+static void err_unknown_object(const struct variant *v, const struct yt_node *n,
+			       const char *what, const char *name, struct c2c_err *err)
+{
+	g_autofree const char **names = g_new0(const char *, v->objs.nr + 1);
+	const char *close;
+
+	for (uint32_t i = 0; i < v->objs.nr; i++)
+		names[i] = v->objs.v[i].name;
+	close = err_closest(name, names);
+	err_set(err, n->mark, "%s: unknown object '%s' (expected a region or object name, or an "
+		"address%s%s%s)", what, name, close ? "; did you mean '" : "", close ? close : "",
+		close ? "'?" : "");
+}
+
+/*
+ * parse_target - "counter", "counter+8", "pn.lruvec.lru_lock", "pn[1].memcg", "stats.state[3]"
+ * (this CPU's per-cpu instance), "stats[5].state[3]" (CPU 5's), or a raw address.  *size in:
+ * the op's size or 0; out: that, or the member's size (8 for a bare object).
+ */
+bool scn_parse_target(const struct variant *v, const struct yt_node *n, const char *what,
+			 uint32_t *size, uint64_t *addr, uint64_t *stride, struct c2c_err *err)
+{
+	g_autofree char *name = NULL;
+	const struct obj *o;
+	const char *rest;
+	uint64_t off = 0, msize = 8;
+	char *end;
+
+	*stride = 0;
+	if (n->kind != YT_SCALAR) {
+		err_set(err, n->mark, "%s: expected a target such as counter+8, pn.memcg or 0x1000",
+			what);
+		return false;
+	}
+	if (g_ascii_isdigit(n->str[0])) {
+		if (!*size)
+			*size = 8;
+		return yt_u64(n, what, addr, err);
+	}
+	rest = n->str + strcspn(n->str, ".+");
+	name = g_strndup(n->str, (size_t)(rest - n->str));
+	if (!(o = find_object(v, name, stride))) {
+		err_unknown_object(v, n, what, name, err);
+		return false;
+	}
+	if (*rest == '.') {
+		struct lref r;
+
+		if (!o->layout) {
+			err_set(err, n->mark, "%s: %s has no layout (expected NAME+OFFSET for a plain "
+				"region)", what, name);
+			return false;
+		}
+		if (!layout_find(v->lib, o->layout, rest + 1, &r, n->mark, err))
+			return false;
+		off = r.offset;
+		msize = r.size ? r.size : 8;
+	} else if (*rest == '+') {
+		off = g_ascii_strtoull(rest + 1, &end, 0);
+		if (end == rest + 1 || *end) {
+			err_set(err, n->mark, "%s: bad offset in '%s' (expected NAME+OFFSET)", what,
+				n->str);
+			return false;
+		}
+	}
+	if (!*size)
+		*size = (uint32_t)(msize < 4096 ? msize : 4096);
+	if (off > o->size || *size > o->size - off) {
+		err_set(err, n->mark, "%s: %s at offset %" G_GUINT64_FORMAT " size %u is past the end "
+			"of %s (expected an offset below %" G_GUINT64_FORMAT ")", what, n->str, off,
+			*size, name, o->size);
+		return false;
+	}
+	*addr = o->base + off;
+	return true;
+}
+
+
+static bool add_percpu_region(struct loader *ld, const struct yt_node *n, const char *what,
+			      const char *name, uint64_t size, uint64_t align)
+{
+	const struct machine *mc = &ld->v->mc;
+	uint64_t off = (ld->pcpu_next + align - 1) & ~(align - 1);
+	struct yt_node *k;
+
+	if ((k = yt_get(n, "address")) || (k = yt_get(n, "node"))) {
+		err_set(ld->err, k->mark, "%s: a per-cpu region takes no address or node (its "
+			"instances live in each CPU's per-cpu unit on the CPU's node)", what);
+		return false;
+	}
+	if (off + size > PERCPU_QNODE) {
+		err_set(ld->err, n->mark, "%s: per-cpu regions need %" G_GUINT64_FORMAT " bytes "
+			"(expected at most %llu per CPU)", what, off + size, PERCPU_QNODE);
+		return false;
+	}
+	for (int c = 0; c < mc->nr_cpus; c++) {
+		g_autofree char *inst = g_strdup_printf("%s[%d]", name, c);
+
+		uint32_t o = objmap_add(&ld->v->objs, inst, NULL,
+					PERCPU_BASE + (uint64_t)c * PERCPU_UNIT + off, size,
+					(uint16_t)machine_socket_node(mc, machine_cpu_socket(mc, c)));
+
+		ld->v->objs.v[o].per_cpu = true;
+	}
+	ld->pcpu_next = off + size;
+	return true;
+}
+
+static bool load_region(struct loader *ld, const struct yt_node *n, uint32_t i, uint64_t *next)
+{
+	static const char *const keys[] = {"name", "size", "node", "align", "address", "per_cpu",
+					   NULL};
+	char what[64];
+	struct yt_node *k;
+	const char *name;
+	int64_t size, node = 0, align = 64;
+	uint64_t addr;
+	bool per_cpu = false;
+
+	snprintf(what, sizeof(what), "regions[%u]", i);
+	if (!yt_expect_map(n, what, keys, ld->err) ||
+	    !(k = yt_require(n, "name", what, ld->err)) || !yt_str(k, what, &name, ld->err) ||
+	    !(k = yt_require(n, "size", what, ld->err)) ||
+	    !yt_int(k, what, 1, 1ll << 40, &size, ld->err))
+		return false;
+	if ((k = yt_get(n, "node")) &&
+	    !yt_int(k, what, 0, ld->v->mc.numa_nodes - 1, &node, ld->err))
+		return false;
+	if ((k = yt_get(n, "align")) && (!yt_int(k, what, 1, 1ll << 30, &align, ld->err) ||
+					 (align & (align - 1)))) {
+		if (!ld->err->set)
+			err_set(ld->err, k->mark, "%s: align %" G_GINT64_FORMAT " (expected a power "
+				"of two)", what, align);
+		return false;
+	}
+	if ((k = yt_get(n, "per_cpu")) && !yt_bool(k, what, &per_cpu, ld->err))
+		return false;
+	for (uint32_t o = 0; o < ld->v->objs.nr; o++) {
+		if (!strcmp(ld->v->objs.v[o].name, name) ||
+		    (g_str_has_prefix(ld->v->objs.v[o].name, name) &&
+		     ld->v->objs.v[o].name[strlen(name)] == '[')) {
+			err_set(ld->err, n->mark, "%s: region '%s' defined twice", what, name);
+			return false;
+		}
+	}
+	if (per_cpu)
+		return add_percpu_region(ld, n, what, name, (uint64_t)size, (uint64_t)align);
+	addr = (*next + (uint64_t)align - 1) & ~((uint64_t)align - 1);
+	if ((k = yt_get(n, "address")) && !yt_u64(k, what, &addr, ld->err))
+		return false;
+	objmap_add(&ld->v->objs, name, NULL, addr, (uint64_t)size, (uint16_t)node);
+	if (addr + (uint64_t)size > *next)
+		*next = addr + (uint64_t)size;
+	return true;
+}
+
+/* ------------------------------------------------------------------ objects with layouts */
+
+/* Slab-like heaps: one per (node, cache); every cache starts on its own 2 MiB boundary. */
+#define HEAP_BASE 0x1000000000ull
+#define HEAP_CHUNK 0x200000ull
+
+struct heap {
+	uint16_t node;
+	char *cache;           /* "kmalloc-512", "mem_cgroup_per_node" */
+	uint64_t next, end;    /* the current chunk (a run of slab pages) */
+};
+
+enum alloc_kind { ALLOC_KMALLOC, ALLOC_KMEM_CACHE, ALLOC_PERCPU, ALLOC_STATIC, ALLOC_COUNT };
+static const char *const alloc_names[ALLOC_COUNT + 1] = {"kmalloc", "kmem_cache", "percpu",
+							 "static", NULL};
+
+/* kmalloc's size classes: powers of two plus 96 and 192.  Objects of a class sit one class
+ * size apart in their slab, so their alignment is the class's lowest set bit. */
+static uint64_t kmalloc_class(uint64_t size)
+{
+	uint64_t c = 8;
+
+	if (size > 64 && size <= 96)
+		return 96;
+	if (size > 128 && size <= 192)
+		return 192;
+	while (c < size)
+		c <<= 1;
+	return c;
+}
+
+static uint64_t heap_alloc(struct loader *ld, uint16_t node, const char *cache, uint64_t stride)
+{
+	struct heap *h = NULL;
+
+	if (!ld->heaps)
+		ld->heaps = g_array_new(FALSE, TRUE, sizeof(struct heap));
+	for (guint i = 0; i < ld->heaps->len && !h; i++) {
+		struct heap *c = &g_array_index(ld->heaps, struct heap, i);
+
+		if (c->node == node && !strcmp(c->cache, cache))
+			h = c;
+	}
+	if (!h) {
+		struct heap nh = {node, g_strdup(cache), 0, 0};
+
+		g_array_append_val(ld->heaps, nh);
+		h = &g_array_index(ld->heaps, struct heap, ld->heaps->len - 1);
+	}
+	if (h->next + stride > h->end) {
+		/* A new chunk from the node's memory: caches never share one, so objects of one
+		 * cache sit back to back as in a slab, and no cache runs into another. */
+		uint64_t size = stride > HEAP_CHUNK ? (stride + HEAP_CHUNK - 1) & ~(HEAP_CHUNK - 1)
+						    : HEAP_CHUNK;
+
+		if (!ld->chunk_next[node])
+			ld->chunk_next[node] = HEAP_BASE * (node + 1ull);
+		h->next = ld->chunk_next[node];
+		h->end = h->next + size;
+		ld->chunk_next[node] += size;
+	}
+	h->next += stride;
+	return h->next - stride;
+}
+
+static bool load_layout_dirs(struct loader *ld, const struct yt_node *root)
+{
+	struct yt_node *seq = yt_get(root, "layouts");
+
+	if (!seq)
+		return true;
+	if (!yt_expect_seq(seq, "layouts", ld->err))
+		return false;
+	for (size_t i = 0; i < seq->len; i++) {
+		g_autofree char *here = NULL, *src = NULL;
+		const char *d;
+
+		if (!yt_str(seq->items[i], "layouts[]", &d, ld->err))
+			return false;
+		here = g_path_is_absolute(d) ? g_strdup(d) : g_build_filename(ld->dir, d, NULL);
+		src = g_build_filename(C2CSIM_SRCDIR, d, NULL);
+		if (!g_file_test(here, G_FILE_TEST_IS_DIR) && !g_path_is_absolute(d) &&
+		    g_file_test(src, G_FILE_TEST_IS_DIR))
+			layout_lib_add_dir(ld->v->lib, src);
+		else if (g_file_test(here, G_FILE_TEST_IS_DIR))
+			layout_lib_add_dir(ld->v->lib, here);
+		else {
+			err_set(ld->err, seq->items[i]->mark, "layouts[%zu]: no directory '%s' "
+				"(expected a directory of layout files, relative to the scenario or "
+				"the repository)", i, d);
+			return false;
+		}
+	}
+	return true;
+}
+
+/* Where the next instance of @l goes, by its allocation rule (or at @placement). */
+static uint64_t place_object(struct loader *ld, const struct layout *l, int alloc,
+			     uint16_t node, bool placed, uint64_t placement, uint64_t size)
+{
+	uint64_t stride, base;
+	g_autofree char *cache = NULL;
+
+	if (alloc == ALLOC_KMALLOC) {
+		stride = kmalloc_class(size);
+		cache = g_strdup_printf("kmalloc-%" G_GUINT64_FORMAT, stride);
+	} else {
+		/* SLAB_HWCACHE_ALIGN: objects start on cache lines (or the struct's alignment). */
+		uint64_t align = l->align > 64 ? l->align : 64;
+
+		stride = (size + align - 1) & ~(align - 1);
+		cache = g_strdup(l->name);
+	}
+	if (!placed)
+		return heap_alloc(ld, node, cache, stride ? stride : 64);
+	/* An explicit placement: the object starts @placement bytes past a 128-byte boundary,
+	 * in a cache of its own so the rest of the slab is not disturbed. */
+	cache = (g_free(cache), g_strdup_printf("%s@%" G_GUINT64_FORMAT, l->name, placement));
+	base = heap_alloc(ld, node, cache, ((size + 127) & ~127ull) + 128);
+	return base + placement;
+}
+
+static bool load_object(struct loader *ld, const struct yt_node *n, uint32_t i)
+{
+	static const char *const keys[] = {"name", "layout", "alloc", "node", "placement",
+					   "address", "count", NULL};
+	const struct machine *mc = &ld->v->mc;
+	char what[64];
+	struct yt_node *k;
+	const char *name, *lname;
+	const struct layout *l;
+	int alloc = ALLOC_KMALLOC;
+	int64_t node = 0, placement = 0, count = 1;
+	uint64_t addr = 0;
+
+	snprintf(what, sizeof(what), "objects[%u]", i);
+	if (!yt_expect_map(n, what, keys, ld->err) ||
+	    !(k = yt_require(n, "name", what, ld->err)) || !yt_str(k, what, &name, ld->err) ||
+	    !(k = yt_require(n, "layout", what, ld->err)) || !yt_str(k, what, &lname, ld->err) ||
+	    !(l = layout_lib_get(ld->v->lib, lname, k->mark, ld->err)) ||
+	    ((k = yt_get(n, "alloc")) && !yt_enum(k, what, alloc_names, &alloc, ld->err)) ||
+	    ((k = yt_get(n, "node")) && !yt_int(k, what, 0, mc->numa_nodes - 1, &node, ld->err)) ||
+	    ((k = yt_get(n, "placement")) && !yt_int(k, what, 0, 127, &placement, ld->err)) ||
+	    ((k = yt_get(n, "count")) && !yt_int(k, what, 1, 1 << 20, &count, ld->err)) ||
+	    ((k = yt_get(n, "address")) && !yt_u64(k, what, &addr, ld->err)))
+		return false;
+	if ((alloc == ALLOC_STATIC) != (yt_get(n, "address") != NULL)) {
+		err_set(ld->err, n->mark, "%s: alloc static goes with address (and only it)", what);
+		return false;
+	}
+	for (int64_t c = 0; c < (alloc == ALLOC_PERCPU ? mc->nr_cpus : count); c++) {
+		g_autofree char *inst = alloc == ALLOC_PERCPU || count > 1
+						? g_strdup_printf("%s[%" G_GINT64_FORMAT "]", name, c)
+						: g_strdup(name);
+		uint64_t base = addr + (uint64_t)c * ((l->size + 63) & ~63ull);
+		uint16_t home = (uint16_t)node;
+		uint32_t o;
+
+		if (alloc == ALLOC_PERCPU) {
+			uint64_t al = l->align > 8 ? l->align : 8;
+
+			base = PERCPU_BASE + (uint64_t)c * PERCPU_UNIT +
+			       ((ld->pcpu_next + al - 1) & ~(al - 1));
+			home = (uint16_t)machine_socket_node(mc, machine_cpu_socket(mc, (int)c));
+		} else if (alloc != ALLOC_STATIC) {
+			base = place_object(ld, l, alloc, home, yt_get(n, "placement") != NULL,
+					    (uint64_t)placement, l->size);
+		}
+		o = objmap_add(&ld->v->objs, inst, l->name, base, l->size ? l->size : 1, home);
+		ld->v->objs.v[o].layout = l;
+		ld->v->objs.v[o].per_cpu = alloc == ALLOC_PERCPU;
+	}
+	if (alloc == ALLOC_PERCPU) {
+		uint64_t al = l->align > 8 ? l->align : 8;
+
+		ld->pcpu_next = ((ld->pcpu_next + al - 1) & ~(al - 1)) + l->size;
+		if (ld->pcpu_next > PERCPU_QNODE) {
+			err_set(ld->err, n->mark, "%s: per-cpu objects need %" G_GUINT64_FORMAT
+				" bytes (expected at most %llu per CPU)", what, ld->pcpu_next,
+				PERCPU_QNODE);
+			return false;
+		}
+	}
+	return true;
+}
+
+static bool load_objects(struct loader *ld, const struct yt_node *root)
+{
+	struct yt_node *regions = yt_get(root, "regions"), *objects;
+	uint64_t next = REGION_BASE;
+	uint32_t bad;
+
+	if (regions) {
+		if (!yt_expect_seq(regions, "regions", ld->err))
+			return false;
+		for (uint32_t i = 0; i < regions->len; i++)
+			if (!load_region(ld, regions->items[i], i, &next))
+				return false;
+	}
+	if (!load_layout_dirs(ld, root))
+		return false;
+	if ((objects = yt_get(root, "objects"))) {
+		if (!yt_expect_seq(objects, "objects", ld->err))
+			return false;
+		for (uint32_t i = 0; i < objects->len; i++)
+			if (!load_object(ld, objects->items[i], i))
+				return false;
+	}
+	bad = objmap_seal(&ld->v->objs);
+	if (bad != OBJ_NONE) {
+		err_set(ld->err, root->mark, "scenario: '%s' overlaps the object before it in memory "
+			"(expected disjoint regions and objects)", ld->v->objs.v[bad].name);
+		return false;
+	}
+	return true;
+}
+
+
+/* The MCS nodes through which queued spinlocks hand the lock over (interp_lock.c): one per CPU
+ * at the end of its per-cpu unit, named after the kernel's per-cpu `qnodes` so that their
+ * hand-off HITMs are attributed in the reports. */
+static void add_qnodes(struct loader *ld)
+{
+	const struct machine *mc = &ld->v->mc;
+
+	for (int c = 0; c < mc->nr_cpus; c++) {
+		g_autofree char *inst = g_strdup_printf("qnodes@%d", c);
+		uint32_t o = objmap_add(&ld->v->objs, inst, "mcs_spinlock",
+					PERCPU_BASE + PERCPU_QNODE + (uint64_t)c * PERCPU_UNIT, 16,
+					(uint16_t)machine_socket_node(mc, machine_cpu_socket(mc, c)));
+
+		ld->v->objs.v[o].per_cpu = true;
+	}
+}
+
+bool scn_load_objects(struct loader *ld, const struct yt_node *root)
+{
+	return load_objects(ld, root);
+}
+
+void scn_loader_release(struct loader *ld)
+{
+	for (guint i = 0; ld->heaps && i < ld->heaps->len; i++)
+		g_free(g_array_index(ld->heaps, struct heap, i).cache);
+	if (ld->heaps)
+		g_array_free(ld->heaps, TRUE);
+	ld->heaps = NULL;
+}
+
+/* ------------------------------------------------------------------ entities */
+
+/* Bytes of the trailing flexible array the kind asks room for (`flex:`), as the kernel's
+ * struct_size() allocations do: mem_cgroup's nodeinfo[], 2.6.31's cpustat[]. */
+static uint64_t flex_bytes(struct loader *ld, const struct kobj *ko)
+{
+	const struct layout *l = ko->layout;
+	const struct lmember *last = l->nr ? &l->m[l->nr - 1] : NULL;
+	int64_t n = ko->flex == -1 ? ld->v->mc.nr_cpus : ko->flex == -2 ? ld->v->mc.numa_nodes
+									  : ko->flex;
+	struct lref r;
+	g_autofree char *path = NULL;
+
+	if (!n || !last || !last->name || last->nr_dims != 1 || last->dims[0])
+		return 0;
+	path = g_strdup_printf("%s[1]", last->name);
+	if (!layout_find(ld->v->lib, l, path, &r, last->mark, &(struct c2c_err){0}))
+		return 0;
+	return (uint64_t)n * (r.offset - last->offset);
+}
+
+/* Allocate one object of an entity: per-cpu in the units, else by its allocation rule.
+ * Return: the address (CPU 0's instance for per-cpu objects); names every instance. */
+static uint64_t entity_object(struct loader *ld, const char *ent, const struct kobj *ko,
+			      int node, struct c2c_err *err, bool *ok)
+{
+	const struct machine *mc = &ld->v->mc;
+	const struct layout *l = ko->layout;
+	g_autofree char *name = ko->per_node ? g_strdup_printf("%s%s%s[%d]", ent, *ent ? "." : "",
+							       ko->name, node)
+					     : g_strdup_printf("%s%s%s", ent, *ent ? "." : "", ko->name);
+	uint64_t base, al = l->align > 8 ? l->align : 8;
+	uint32_t o;
+
+	if (!ko->percpu) {
+		uint64_t size = l->size + flex_bytes(ld, ko);
+
+		base = place_object(ld, l, ko->alloc == 1 ? ALLOC_KMEM_CACHE : ALLOC_KMALLOC,
+				    (uint16_t)node, ko->placement >= 0,
+				    (uint64_t)(ko->placement >= 0 ? ko->placement : 0), size);
+		o = objmap_add(&ld->v->objs, name, l->name, base, size ? size : 1, (uint16_t)node);
+		ld->v->objs.v[o].layout = l;
+		return base;
+	}
+	base = PERCPU_BASE + ((ld->pcpu_next + al - 1) & ~(al - 1));
+	ld->pcpu_next = base - PERCPU_BASE + l->size;
+	if (ld->pcpu_next > PERCPU_QNODE) {
+		err_set(err, (struct c2c_mark){ld->v->tree->mark.file, 1, 1}, "entities: per-cpu "
+			"objects need %" G_GUINT64_FORMAT " bytes per CPU (expected at most %llu)",
+			ld->pcpu_next, PERCPU_QNODE);
+		*ok = false;
+		return 0;
+	}
+	for (int c = 0; c < mc->nr_cpus; c++) {
+		g_autofree char *inst = g_strdup_printf("%s@%d", name, c);
+
+		o = objmap_add(&ld->v->objs, inst, l->name, base + (uint64_t)c * PERCPU_UNIT,
+			       l->size ? l->size : 1,
+			       (uint16_t)machine_socket_node(mc, machine_cpu_socket(mc, c)));
+		ld->v->objs.v[o].layout = l;
+		ld->v->objs.v[o].per_cpu = true;
+	}
+	return base;
+}
+
+static int32_t entity_index(const struct entities *e, const char *name)
+{
+	for (uint32_t i = 0; i < e->nr; i++)
+		if (!strcmp(e->name[i], name))
+			return (int32_t)i;
+	return -1;
+}
+
+static void entity_grow(struct entities *e, uint32_t n)
+{
+	e->name = g_renew(char *, e->name, n);
+	e->kind = g_renew(uint16_t, e->kind, n);
+	e->parent = g_renew(int32_t, e->parent, n);
+	e->first_child = g_renew(int32_t, e->first_child, n);
+	e->next_sibling = g_renew(int32_t, e->next_sibling, n);
+	e->base_at = g_renew(uint32_t, e->base_at, n);
+}
+
+/* One instance: objects allocated, linked under its parent (children in creation order). */
+static bool add_entity(struct loader *ld, const char *name, int kind, int32_t parent)
+{
+	struct entities *e = &ld->v->ents;
+	const struct kind *k = &ld->v->prog->kinds[kind];
+	int nodes = ld->v->mc.numa_nodes;
+	uint32_t id = e->nr++;
+	bool ok = true;
+
+	entity_grow(e, e->nr);
+	e->name[id] = g_strdup(name);
+	e->kind[id] = (uint16_t)kind;
+	e->parent[id] = parent;
+	e->first_child[id] = e->next_sibling[id] = -1;
+	if (parent >= 0) {
+		int32_t *link = &e->first_child[parent];
+
+		while (*link >= 0)
+			link = &e->next_sibling[*link];
+		*link = (int32_t)id;
+	}
+	e->base_at[id] = e->nr_base;
+	e->nr_base += k->nr_obj * (uint32_t)nodes;
+	e->base = g_renew(uint64_t, e->base, e->nr_base);
+	for (uint32_t o = 0; o < k->nr_obj && ok; o++)
+		for (int n = 0; n < nodes; n++)
+			e->base[e->base_at[id] + o * (uint32_t)nodes + (uint32_t)n] =
+				k->obj[o].per_node || n == 0
+					? entity_object(ld, name, &k->obj[o], n, ld->err, &ok) : 0;
+	return ok;
+}
+
+static bool load_entity(struct loader *ld, const struct yt_node *n, uint32_t i)
+{
+	static const char *const keys[] = {"name", "kind", "parent", "count", NULL};
+	const struct program *pr = ld->v->prog;
+	char what[64];
+	const struct yt_node *k;
+	const char *name, *kname, *pname;
+	int32_t parent = -1;
+	int64_t count = 1;
+	int kind = -1;
+
+	snprintf(what, sizeof(what), "entities[%u]", i);
+	if (!yt_expect_map(n, what, keys, ld->err) ||
+	    !(k = yt_require(n, "name", what, ld->err)) || !yt_str(k, what, &name, ld->err) ||
+	    !(k = yt_require(n, "kind", what, ld->err)) || !yt_str(k, what, &kname, ld->err))
+		return false;
+	for (uint32_t j = 0; j < pr->nr_kinds; j++)
+		if (!strcmp(pr->kinds[j].name, kname))
+			kind = (int)j;
+	if (kind < 0) {
+		err_set(ld->err, k->mark, "%s: unknown kind '%s' (expected a kind of the loaded path "
+			"models)", what, kname);
+		return false;
+	}
+	if ((k = yt_get(n, "parent"))) {
+		if (!yt_str(k, what, &pname, ld->err))
+			return false;
+		if ((parent = entity_index(&ld->v->ents, pname)) < 0) {
+			err_set(ld->err, k->mark, "%s: unknown parent '%s' (expected an entity "
+				"defined above)", what, pname);
+			return false;
+		}
+	}
+	if ((k = yt_get(n, "count")) && !yt_int(k, what, 1, 1 << 20, &count, ld->err))
+		return false;
+	for (int64_t c = 0; c < count; c++) {
+		g_autofree char *inst = count > 1 ? g_strdup_printf("%s[%" G_GINT64_FORMAT "]", name, c)
+						  : g_strdup(name);
+
+		if (entity_index(&ld->v->ents, inst) >= 0) {
+			err_set(ld->err, n->mark, "%s: entity '%s' defined twice", what, inst);
+			return false;
+		}
+		if (!add_entity(ld, inst, kind, parent))
+			return false;
+	}
+	return true;
+}
+
+/* Globals of the program, then the scenario's entities; seals the object map again. */
+bool scn_load_entities(struct loader *ld, const struct yt_node *root)
+{
+	const struct yt_node *seq = yt_get(root, "entities");
+	struct program *pr = ld->v->prog;
+	bool ok = true;
+	uint32_t bad;
+
+	int nodes = ld->v->mc.numa_nodes;
+
+	ld->v->ents.global_base = g_new0(uint64_t, (size_t)(pr->nr_globals ? pr->nr_globals : 1) *
+						   (size_t)nodes);
+	for (uint32_t g = 0; g < pr->nr_globals && ok; g++)
+		for (int n = 0; n < nodes && ok; n++)
+			if (pr->globals[g].per_node || n == 0)
+				ld->v->ents.global_base[g * (uint32_t)nodes + (uint32_t)n] =
+					entity_object(ld, "", &pr->globals[g], n, ld->err, &ok);
+	if (ok && seq && !yt_expect_seq(seq, "entities", ld->err))
+		ok = false;
+	for (uint32_t i = 0; ok && seq && i < seq->len; i++)
+		ok = load_entity(ld, seq->items[i], i);
+	if (ok)
+		add_qnodes(ld);
+	if (ok && (bad = objmap_seal(&ld->v->objs)) != OBJ_NONE) {
+		err_set(ld->err, root->mark, "scenario: '%s' overlaps another object in memory",
+			ld->v->objs.v[bad].name);
+		ok = false;
+	}
+	return ok;
+}
