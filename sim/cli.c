@@ -1,4 +1,4 @@
-/* cli.c - `c2csim run` and `c2csim bench`; see cli.h and the usage text in main.c. */
+/* cli.c - `c2csim run`, `c2csim bench` and `c2csim protocol`; see cli.h. */
 #include "cli.h"
 
 #include <glib.h>
@@ -7,18 +7,23 @@
 #include <time.h>
 
 #include "c2csim_config.h"
+#include "cli_table.h"
+#include "mem/protocol.h"
 #include "report/output.h"
 #include "report/report.h"
 #include "scenario/run.h"
 #include "scenario/scenario.h"
 
 struct run_args {
+	/* bound to the option table (run_options) */
+	char *seed_text, *out, *sort;
+	char **sets, **variants;
+	gboolean check, quiet, pair, callers;
+	/* derived */
 	const char *scenario;
-	const char *out;
-	GArray *ov;          /* struct override; keys and values point into argv or ov_text */
+	GArray *ov;          /* struct override; keys and values point into sets or ov_text */
 	GPtrArray *ov_text;  /* strings we made (owned) */
-	GPtrArray *only;     /* --variant names (point into argv), NULL-terminated when used */
-	bool seed_set, check, quiet;
+	bool seed_set;
 	uint64_t seed;
 };
 
@@ -31,77 +36,95 @@ static char *find_data_file(const char *rel)
 	return g_build_filename(C2CSIM_SRCDIR, rel, NULL);
 }
 
-static bool add_override(struct run_args *a, const char *kv, struct c2c_err *err)
+static GOptionEntry *run_options(void *args)
 {
-	const char *eq = strchr(kv, '=');
-	struct override o;
-	char *key;
+	struct run_args *a = args;
+	GOptionEntry e[] = {
+		{"seed", 0, 0, G_OPTION_ARG_STRING, &a->seed_text,
+		 "Override the scenario's seed", "N"},
+		{"out", 0, 0, G_OPTION_ARG_FILENAME, &a->out,
+		 "Results directory (default results/<scenario name>)", "DIR"},
+		{"set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &a->sets,
+		 "Override a parameter in every variant (repeatable), e.g. end.time_us=50",
+		 "KEY=VALUE"},
+		{"variant", 0, 0, G_OPTION_ARG_STRING_ARRAY, &a->variants,
+		 "Run only this variant (repeatable; default: all)", "NAME"},
+		{"check", 0, 0, G_OPTION_ARG_NONE, &a->check,
+		 "Check the SWMR and data-value invariants (also: C2CSIM_CHECK=1)", NULL},
+		{"quiet", 0, 0, G_OPTION_ARG_NONE, &a->quiet,
+		 "Do not print the report (the results directory is written)", NULL},
+		{"pair", 0, 0, G_OPTION_ARG_NONE, &a->pair,
+		 "Group the cacheline table by 128-byte pair (perf c2c --double-cl)", NULL},
+		{"callers", 0, 0, G_OPTION_ARG_NONE, &a->callers,
+		 "Split the Pareto rows by caller, one frame up (perf c2c -g)", NULL},
+		{"sort", 0, 0, G_OPTION_ARG_STRING, &a->sort,
+		 "Sort the cacheline table by total, local or remote HITMs", "tot|lcl|rmt"},
+		G_OPTION_ENTRY_NULL};
 
-	if (!eq || eq == kv) {
-		err_setf(err, "c2csim run: --set '%s' (expected KEY=VALUE)", kv);
+	return g_memdup2(e, sizeof e);
+}
+
+static void add_override(struct run_args *a, const char *key, const char *value)
+{
+	struct override o = {.key = key, .value = value};
+
+	g_array_append_val(a->ov, o);
+}
+
+/* The options after parsing: values checked (an error names its option), --set, --pair,
+ * --callers and --sort as overrides.  Return: false after printing the error. */
+static bool run_args_finish(struct run_args *a, const char *prog, int argc, char **argv)
+{
+	char *end;
+
+	if (argc > 2) {
+		cli_usage_error(prog, "more than one scenario ('%s' and '%s')", argv[1], argv[2]);
 		return false;
 	}
-	key = g_strndup(kv, (size_t)(eq - kv));
-	g_ptr_array_add(a->ov_text, key);
-	o.key = key;
-	o.value = eq + 1;
-	g_array_append_val(a->ov, o);
+	a->scenario = argc == 2 ? argv[1] : NULL;
+	if (a->seed_text) {
+		a->seed = g_ascii_strtoull(a->seed_text, &end, 0);
+		a->seed_set = true;
+		if (!*a->seed_text || *end || a->seed_text[0] == '-') {
+			cli_usage_error(prog, "--seed '%s' (expected a non-negative integer)",
+					a->seed_text);
+			return false;
+		}
+	}
+	if (a->sort && strcmp(a->sort, "tot") && strcmp(a->sort, "lcl") && strcmp(a->sort, "rmt")) {
+		cli_usage_error(prog, "--sort '%s' (expected tot, lcl or rmt)", a->sort);
+		return false;
+	}
+	for (char **kv = a->sets; kv && *kv; kv++) {
+		const char *eq = strchr(*kv, '=');
+		char *key;
+
+		if (!eq || eq == *kv) {
+			cli_usage_error(prog, "--set '%s' (expected KEY=VALUE)", *kv);
+			return false;
+		}
+		key = g_strndup(*kv, (size_t)(eq - *kv));
+		g_ptr_array_add(a->ov_text, key);
+		add_override(a, key, eq + 1);
+	}
+	if (a->pair)
+		add_override(a, "report.group", "pair");
+	if (a->callers)
+		add_override(a, "report.callers", "true");
+	if (a->sort)
+		add_override(a, "report.sort", a->sort);
 	return true;
 }
 
-static bool parse_run_args(int argc, char **argv, struct run_args *a, struct c2c_err *err)
+static void run_args_clear(struct run_args *a)
 {
-	for (int i = 1; i < argc; i++) {
-		const char *opt = argv[i];
-		bool has_val = i + 1 < argc;
-		char *end;
-
-		if (!strcmp(opt, "--check")) {
-			a->check = true;
-		} else if (!strcmp(opt, "--quiet")) {
-			a->quiet = true;
-		} else if (!strcmp(opt, "--pair")) {
-			add_override(a, "report.group=pair", err);
-		} else if (!strcmp(opt, "--callers")) {
-			add_override(a, "report.callers=true", err);
-		} else if ((!strcmp(opt, "--seed") || !strcmp(opt, "--out") ||
-			    !strcmp(opt, "--set") || !strcmp(opt, "--sort") ||
-			    !strcmp(opt, "--variant")) && !has_val) {
-			err_setf(err, "c2csim run: %s needs a value (see c2csim --help)", opt);
-			return false;
-		} else if (!strcmp(opt, "--seed")) {
-			a->seed = g_ascii_strtoull(argv[++i], &end, 0);
-			a->seed_set = true;
-			if (!*argv[i] || *end || argv[i][0] == '-') {
-				err_setf(err, "c2csim run: --seed '%s' (expected a non-negative integer)",
-					 argv[i]);
-				return false;
-			}
-		} else if (!strcmp(opt, "--out")) {
-			a->out = argv[++i];
-		} else if (!strcmp(opt, "--variant")) {
-			g_ptr_array_add(a->only, argv[++i]);
-		} else if (!strcmp(opt, "--set")) {
-			if (!add_override(a, argv[++i], err))
-				return false;
-		} else if (!strcmp(opt, "--sort")) {
-			char *kv = g_strconcat("report.sort=", argv[++i], NULL);
-
-			g_ptr_array_add(a->ov_text, kv);
-			add_override(a, kv, err);
-		} else if (opt[0] == '-') {
-			err_setf(err, "c2csim run: unknown option '%s' (expected --seed, --out, --set, "
-				 "--variant, --check, --quiet, --pair, --callers or --sort)", opt);
-			return false;
-		} else if (a->scenario) {
-			err_setf(err, "c2csim run: more than one scenario ('%s' and '%s')",
-				 a->scenario, opt);
-			return false;
-		} else {
-			a->scenario = opt;
-		}
-	}
-	return true;
+	g_free(a->seed_text);
+	g_free(a->out);
+	g_free(a->sort);
+	g_strfreev(a->sets);
+	g_strfreev(a->variants);
+	g_array_free(a->ov, TRUE);
+	g_ptr_array_free(a->ov_text, TRUE);
 }
 
 /* Print every variant's report (and the comparison) into one text. */
@@ -128,11 +151,8 @@ static int run_scenario(struct run_args *a, struct c2c_err *err)
 	struct run_result **runs;
 	int status = 0;
 
-	if (a->only->len)
-		g_ptr_array_add(a->only, NULL);
 	sc = scenario_load_only(path, (struct override *)(void *)a->ov->data, a->ov->len,
-				a->seed_set, a->seed,
-				a->only->len ? (const char *const *)a->only->pdata : NULL, err);
+				a->seed_set, a->seed, (const char *const *)a->variants, err);
 	if (!sc)
 		return 2;
 	runs = g_new0(struct run_result *, sc->nr_variants);
@@ -147,6 +167,8 @@ static int run_scenario(struct run_args *a, struct c2c_err *err)
 	}
 	if (!status && !a->quiet)
 		fputs(text, stdout);
+	/* stdout first: in a captured log the stderr line must not land inside the report. */
+	fflush(stdout);
 	if (!status)
 		fprintf(stderr, "c2csim: results in %s\n", out);
 	for (uint32_t i = 0; i < sc->nr_variants; i++)
@@ -156,23 +178,22 @@ static int run_scenario(struct run_args *a, struct c2c_err *err)
 	return status;
 }
 
-int cli_run(int argc, char **argv)
+static int cli_run(const struct cli_cmd *cmd, const char *prog, int argc, char **argv)
 {
 	struct run_args a = {.ov = g_array_new(FALSE, FALSE, sizeof(struct override)),
-			     .ov_text = g_ptr_array_new_with_free_func(g_free),
-			     .only = g_ptr_array_new()};
+			     .ov_text = g_ptr_array_new_with_free_func(g_free)};
 	struct c2c_err err = {0};
-	int status;
+	int status = cli_parse(cmd, prog, &a, &argc, &argv);
 
 	/* C2CSIM_CHECK=1 turns the invariant checks on for every run (the test suite sets it). */
-	a.check = g_strcmp0(g_getenv("C2CSIM_CHECK"), "1") == 0;
-	status = parse_run_args(argc, argv, &a, &err) ? run_scenario(&a, &err) : 2;
-
-	if (err.set)
+	a.check |= g_strcmp0(g_getenv("C2CSIM_CHECK"), "1") == 0;
+	if (status < 0)
+		status = run_args_finish(&a, prog, argc, argv) ? run_scenario(&a, &err) : 2;
+	if (err.set) {
+		fflush(stdout);
 		fprintf(stderr, "%s\n", err.msg);
-	g_array_free(a.ov, TRUE);
-	g_ptr_array_free(a.ov_text, TRUE);
-	g_ptr_array_free(a.only, TRUE);
+	}
+	run_args_clear(&a);
 	return status;
 }
 
@@ -217,27 +238,66 @@ static int bench_one(const char *name, uint64_t scale)
 	return 0;
 }
 
-int cli_bench(int argc, char **argv)
+struct bench_args {
+	int scale;
+};
+
+static GOptionEntry *bench_options(void *args)
+{
+	struct bench_args *a = args;
+	GOptionEntry e[] = {
+		{"scale", 0, 0, G_OPTION_ARG_INT, &a->scale,
+		 "Multiply the simulated time of each workload by N (default 1)", "N"},
+		G_OPTION_ENTRY_NULL};
+
+	return g_memdup2(e, sizeof e);
+}
+
+static int cli_bench(const struct cli_cmd *cmd, const char *prog, int argc, char **argv)
 {
 	static const char *const workloads[] = {"contended-80", "uncontended-80"};
-	uint64_t scale = 1;
-	int status = 0;
-	char *end;
+	struct bench_args a = {.scale = 1};
+	int status = cli_parse(cmd, prog, &a, &argc, &argv);
 
-	if (argc == 3 && !strcmp(argv[1], "--scale")) {
-		scale = g_ascii_strtoull(argv[2], &end, 10);
-		if (!scale || *end) {
-			fprintf(stderr, "c2csim bench: --scale '%s' (expected a positive integer)\n",
-				argv[2]);
-			return 2;
-		}
-	} else if (argc != 1) {
-		fprintf(stderr, "c2csim bench: bad arguments (expected [--scale N])\n");
-		return 2;
-	}
+	if (status >= 0)
+		return status;
+	if (a.scale < 1)
+		return cli_usage_error(prog, "--scale %d (expected a positive integer)", a.scale);
+	if (argc > 1)
+		return cli_usage_error(prog, "unexpected argument '%s'", argv[1]);
+	status = 0;
 	printf("%-16s %5s %12s %12s %10s %8s %10s\n", "workload", "cpus", "accesses", "events",
 	       "sim_us", "host_s", "Macc/s");
 	for (size_t i = 0; i < G_N_ELEMENTS(workloads) && !status; i++)
-		status = bench_one(workloads[i], scale);
+		status = bench_one(workloads[i], (uint64_t)a.scale);
 	return status;
 }
+
+static int cli_protocol(const struct cli_cmd *cmd, const char *prog, int argc, char **argv)
+{
+	int status = cli_parse(cmd, prog, NULL, &argc, &argv);
+
+	if (status >= 0)
+		return status;
+	if (argc > 1)
+		return cli_usage_error(prog, "unexpected argument '%s'", argv[1]);
+	proto_print(stdout);
+	return 0;
+}
+
+const struct cli_cmd cli_run_cmd = {
+	"run", "[SCENARIO]",
+	"Run a scenario (default scenarios/default.yaml); print and write the results",
+	"The report begins with the answer: scenario, machine, variants and the headline table; "
+	"the perf-c2c tables follow.\nExit status: 0 success, 1 the simulation failed, 2 bad "
+	"input.",
+	run_options, sizeof(struct run_args), cli_run, NULL};
+
+const struct cli_cmd cli_bench_cmd = {
+	"bench", "",
+	"Simulated accesses per host second on the 80-CPU contended and uncontended workloads",
+	NULL, bench_options, sizeof(struct bench_args), cli_bench, NULL};
+
+const struct cli_cmd cli_protocol_cmd = {
+	"protocol", "", "Print the MESI + adjacent-line prefetch protocol table", NULL,
+	NULL, 0, cli_protocol, NULL};

@@ -1,11 +1,15 @@
-/* cli.h - the subcommands of the c2csim program (main.c dispatches to them). */
+/*
+ * cli.h - the commands of the c2csim program, each a row of the command tables (see
+ * cli_table.h for how a command or an option is added); main.c lists them.
+ */
 #ifndef C2C_CLI_H
 #define C2C_CLI_H
 
-/* cli_run - `c2csim run`; argv[0] is "run".  Return: the exit status (0, 1 or 2). */
-int cli_run(int argc, char **argv);
+#include "cli_table.h"
 
-/* cli_bench - `c2csim bench`.  Return: the exit status. */
-int cli_bench(int argc, char **argv);
+extern const struct cli_cmd cli_run_cmd;      /* cli.c */
+extern const struct cli_cmd cli_bench_cmd;    /* cli.c */
+extern const struct cli_cmd cli_protocol_cmd; /* cli.c */
+extern const struct cli_cmd cli_layout_cmd;   /* layout_cmd.c */
 
 #endif

@@ -2,6 +2,8 @@
  * layout_cmd.c - `c2csim layout ...`: import pahole output, show, list fields, check
  * assertions, diff two layouts.
  *
+ * The subcommands and their options are the tables at the end (see cli_table.h):
+ *
  *   c2csim layout import PAHOLE.txt [-o FILE.yaml]
  *   c2csim layout show FILE|STRUCT [--pair] [--placement N] [--layouts DIR]
  *   c2csim layout fields FILE|STRUCT [--layouts DIR]
@@ -11,7 +13,7 @@
  * Exit status: 0 success (check: every assertion holds), 1 check: an assertion failed,
  * 2 bad input or usage.
  */
-#include "layout_cmd.h"
+#include "cli.h"
 
 #include <errno.h>
 #include <glib.h>
@@ -28,44 +30,74 @@
 #define DEFAULT_LAYOUTS "layouts/linux-6.18"
 
 struct lopts {
+	/* bound to the option tables */
+	char **dirs;          /* --layouts */
+	char *out;            /* -o */
+	char *placement_text; /* --placement */
+	gboolean pair;
+	/* derived */
 	GPtrArray *args;      /* positional arguments (not owned) */
-	GPtrArray *dirs;      /* --layouts (not owned) */
-	const char *out;      /* -o */
 	uint64_t placement;
-	bool placement_set, pair;
+	bool placement_set;
 };
 
-static bool parse_lopts(int argc, char **argv, struct lopts *o, struct c2c_err *err)
-{
-	for (int i = 2; i < argc; i++) {
-		const char *a = argv[i];
-		char *end;
+#define OPT_LAYOUTS {"layouts", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &o->dirs, \
+	"Look STRUCT names up in DIR (repeatable; default " DEFAULT_LAYOUTS ")", "DIR"}
+#define OPT_PLACEMENT {"placement", 0, 0, G_OPTION_ARG_STRING, &o->placement_text, \
+	"The object starts N bytes past a 128-byte boundary (default 0)", "N"}
+#define OPT_PAIR {"pair", 0, 0, G_OPTION_ARG_NONE, &o->pair, \
+	"Mark the 128-byte pairs the adjacent-line prefetcher fetches together", NULL}
 
-		if (!strcmp(a, "--pair")) {
-			o->pair = true;
-		} else if ((!strcmp(a, "--placement") || !strcmp(a, "--layouts") ||
-			    !strcmp(a, "-o")) && i + 1 >= argc) {
-			err_setf(err, "c2csim layout: %s needs a value", a);
-			return false;
-		} else if (!strcmp(a, "--placement")) {
-			o->placement = g_ascii_strtoull(argv[++i], &end, 0);
-			o->placement_set = true;
-			if (*end || !*argv[i] || argv[i][0] == '-') {
-				err_setf(err, "c2csim layout: --placement '%s' (expected bytes past a "
-					 "128-byte boundary, e.g. 0 or 64)", argv[i]);
-				return false;
-			}
-		} else if (!strcmp(a, "--layouts")) {
-			g_ptr_array_add(o->dirs, argv[++i]);
-		} else if (!strcmp(a, "-o")) {
-			o->out = argv[++i];
-		} else if (a[0] == '-') {
-			err_setf(err, "c2csim layout %s: unknown option '%s' (see c2csim layout --help)",
-				 argv[1], a);
-			return false;
-		} else {
-			g_ptr_array_add(o->args, (char *)a);
-		}
+static GOptionEntry *import_options(void *args)
+{
+	struct lopts *o = args;
+	GOptionEntry e[] = {
+		{"output", 'o', 0, G_OPTION_ARG_FILENAME, &o->out,
+		 "Write the layout to FILE.yaml (default: standard output)", "FILE.yaml"},
+		G_OPTION_ENTRY_NULL};
+
+	return g_memdup2(e, sizeof e);
+}
+
+static GOptionEntry *show_options(void *args)
+{
+	struct lopts *o = args;
+	GOptionEntry e[] = {OPT_PAIR, OPT_PLACEMENT, OPT_LAYOUTS, G_OPTION_ENTRY_NULL};
+
+	return g_memdup2(e, sizeof e);
+}
+
+static GOptionEntry *fields_options(void *args)
+{
+	struct lopts *o = args;
+	GOptionEntry e[] = {OPT_LAYOUTS, G_OPTION_ENTRY_NULL};
+
+	return g_memdup2(e, sizeof e);
+}
+
+static GOptionEntry *placement_options(void *args)
+{
+	struct lopts *o = args;
+	GOptionEntry e[] = {OPT_PLACEMENT, G_OPTION_ENTRY_NULL};
+
+	return g_memdup2(e, sizeof e);
+}
+
+/* The options after parsing: --placement checked, positional arguments collected. */
+static bool lopts_finish(struct lopts *o, const char *prog, int argc, char **argv)
+{
+	char *end;
+
+	for (int i = 1; i < argc; i++)
+		g_ptr_array_add(o->args, argv[i]);
+	if (!o->placement_text)
+		return true;
+	o->placement = g_ascii_strtoull(o->placement_text, &end, 0);
+	o->placement_set = true;
+	if (*end || !*o->placement_text || o->placement_text[0] == '-') {
+		cli_usage_error(prog, "--placement '%s' (expected bytes past a 128-byte boundary, "
+				"e.g. 0 or 64)", o->placement_text);
+		return false;
 	}
 	return true;
 }
@@ -75,9 +107,9 @@ static struct layout_lib *make_lib(const struct lopts *o)
 {
 	struct layout_lib *lib = layout_lib_new();
 
-	for (guint i = 0; i < o->dirs->len; i++)
-		layout_lib_add_dir(lib, o->dirs->pdata[i]);
-	if (!o->dirs->len) {
+	for (char **d = o->dirs; d && *d; d++)
+		layout_lib_add_dir(lib, *d);
+	if (!o->dirs || !*o->dirs) {
 		g_autofree char *src = g_build_filename(C2CSIM_SRCDIR, DEFAULT_LAYOUTS, NULL);
 
 		layout_lib_add_dir(lib, DEFAULT_LAYOUTS);
@@ -97,7 +129,7 @@ static const struct layout *load_arg(struct layout_lib *lib, const char *arg,
 
 /* ------------------------------------------------------------------ import */
 
-static int cmd_import(const struct lopts *o, struct c2c_err *err)
+static int cmd_import(const struct lopts *o, struct layout_lib *lib, struct c2c_err *err)
 {
 	g_autofree char *text = NULL;
 	g_autoptr(GError) gerr = NULL;
@@ -366,7 +398,7 @@ static bool check_file(const struct lopts *o, const char *file, uint32_t *failed
 	return ok;
 }
 
-static int cmd_check(const struct lopts *o, struct c2c_err *err)
+static int cmd_check(const struct lopts *o, struct layout_lib *lib, struct c2c_err *err)
 {
 	uint32_t failed = 0, total = 0;
 
@@ -408,7 +440,7 @@ static GPtrArray *leaves(struct layout_lib *lib, const struct layout *l, GHashTa
 	return order;
 }
 
-static int cmd_diff(const struct lopts *o, struct c2c_err *err)
+static int cmd_diff(const struct lopts *o, struct layout_lib *lib, struct c2c_err *err)
 {
 	struct layout_lib *la = make_lib(o), *lb = make_lib(o);
 	const struct layout *a, *b;
@@ -464,51 +496,68 @@ static int cmd_diff(const struct lopts *o, struct c2c_err *err)
 
 /* ------------------------------------------------------------------ dispatch */
 
-static const char layout_usage[] =
-	"usage: c2csim layout COMMAND ...\n"
-	"  import PAHOLE.txt [-o FILE.yaml]      pahole -C output to a layout file (exact offsets)\n"
-	"  show FILE|STRUCT [--pair] [--placement N]\n"
-	"                                         pahole-like view: lines, pairs, holes, groups\n"
-	"  fields FILE|STRUCT                    one line per leaf: PATH OFFSET SIZE [BIT BITS]\n"
-	"  check FILE... [--placement N]         evaluate assertions (exit 1 if any fails)\n"
-	"  diff A B [--placement N]              members that moved line or pair\n"
-	"  --layouts DIR                         where STRUCT names are looked up (repeatable;\n"
-	"                                         default " DEFAULT_LAYOUTS ")\n"
-	"  --placement N                         the object starts N bytes past a 128-byte boundary\n";
+typedef int (*layout_fn)(const struct lopts *o, struct layout_lib *lib, struct c2c_err *err);
 
-int cli_layout(int argc, char **argv)
+/* Parse @cmd's options, run @fn with the library its --layouts name.  Return: exit status. */
+static int layout_run(const struct cli_cmd *cmd, const char *prog, int argc, char **argv,
+		      layout_fn fn)
 {
-	struct lopts o = {.args = g_ptr_array_new(), .dirs = g_ptr_array_new()};
+	struct lopts o = {.args = g_ptr_array_new()};
 	struct c2c_err err = {0};
 	struct layout_lib *lib = NULL;
-	const char *cmd = argc > 1 ? argv[1] : "";
-	int status = 2;
+	int status = cli_parse(cmd, prog, &o, &argc, &argv);
 
-	if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
-		fputs(layout_usage, stdout);
-		status = 0;
-	} else if (parse_lopts(argc, argv, &o, &err)) {
+	if (status < 0 && !lopts_finish(&o, prog, argc, argv))
+		status = 2;
+	if (status < 0) {
 		lib = make_lib(&o);
-		if (!strcmp(cmd, "import"))
-			status = cmd_import(&o, &err);
-		else if (!strcmp(cmd, "show"))
-			status = cmd_show(&o, lib, &err);
-		else if (!strcmp(cmd, "fields"))
-			status = cmd_fields(&o, lib, &err);
-		else if (!strcmp(cmd, "check"))
-			status = cmd_check(&o, &err);
-		else if (!strcmp(cmd, "diff"))
-			status = cmd_diff(&o, &err);
-		else
-			err_setf(&err, "c2csim layout: unknown command '%s' "
-				 "(expected import, show, fields, check or diff)", cmd);
+		status = fn(&o, lib, &err);
 	}
-	if (err.set)
+	if (err.set) {
+		fflush(stdout);
 		fprintf(stderr, "%s\n", err.msg);
-	else if (status == 2)
-		fputs(layout_usage, stderr);
+	}
 	layout_lib_free(lib);
 	g_ptr_array_free(o.args, TRUE);
-	g_ptr_array_free(o.dirs, TRUE);
+	g_strfreev(o.dirs);
+	g_free(o.out);
+	g_free(o.placement_text);
 	return status;
 }
+
+#define LAYOUT_MAIN(name) \
+	static int main_##name(const struct cli_cmd *cmd, const char *prog, int argc, \
+			       char **argv) \
+	{ \
+		return layout_run(cmd, prog, argc, argv, cmd_##name); \
+	}
+LAYOUT_MAIN(import)
+LAYOUT_MAIN(show)
+LAYOUT_MAIN(fields)
+LAYOUT_MAIN(check)
+LAYOUT_MAIN(diff)
+
+static const struct cli_cmd layout_import_cmd = {
+	"import", "PAHOLE.txt", "Convert pahole -C output to a layout file (exact offsets)", NULL,
+	import_options, sizeof(struct lopts), main_import, NULL};
+static const struct cli_cmd layout_show_cmd = {
+	"show", "FILE|STRUCT", "A pahole-like view of a layout: lines, pairs, holes, groups", NULL,
+	show_options, sizeof(struct lopts), main_show, NULL};
+static const struct cli_cmd layout_fields_cmd = {
+	"fields", "FILE|STRUCT", "One line per leaf member: PATH OFFSET SIZE [BIT BITS]", NULL,
+	fields_options, sizeof(struct lopts), main_fields, NULL};
+static const struct cli_cmd layout_check_cmd = {
+	"check", "FILE...", "Evaluate a layout's or an assertion file's assertions",
+	"Exit status: 0 every assertion holds, 1 an assertion failed, 2 bad input.",
+	placement_options, sizeof(struct lopts), main_check, NULL};
+static const struct cli_cmd layout_diff_cmd = {
+	"diff", "A B", "List the members that moved to another line or pair", NULL,
+	placement_options, sizeof(struct lopts), main_diff, NULL};
+
+static const struct cli_cmd *const layout_commands[] = {
+	&layout_import_cmd, &layout_show_cmd, &layout_fields_cmd, &layout_check_cmd,
+	&layout_diff_cmd, NULL};
+
+const struct cli_cmd cli_layout_cmd = {
+	"layout", "COMMAND", "Struct layouts: import (pahole), show, fields, check, diff", NULL,
+	NULL, 0, NULL, layout_commands};

@@ -1,15 +1,14 @@
 /*
- * main.c - the c2csim command line.
+ * main.c - the c2csim command line: the table of commands (each defined beside its code, see
+ * cli.h), dispatched by cli_table.c, which also makes every --help and the man page.
  *
- *   c2csim run [SCENARIO] [--seed N] [--out DIR] [--set KEY=VALUE]... [--variant NAME]...
- *              [--check] [--quiet]
- *              [--pair] [--callers] [--sort tot|lcl|rmt]
- *   c2csim protocol          print the coherence protocol table
- *   c2csim bench [--scale N] simulated accesses per host second on the benchmark scenarios
- *   c2csim --help | --version
+ *   c2csim COMMAND [OPTION...] [ARGS]     c2csim --help, c2csim COMMAND --help
+ *   c2csim --version                      the version
+ *   c2csim --man                          the man page c2csim.1 (roff), built by meson
  *
- * Exit status: 0 success, 1 the simulation failed (an invariant violation), 2 bad input or
- * usage.  Errors are one line on stderr: `file:line:col: what is wrong (what was expected)`.
+ * Exit status: 0 success, 1 the simulation failed (an invariant violation) or a check or
+ * comparison failed, 2 bad input or usage.  Errors are one line on stderr:
+ * `file:line:col: what is wrong (what was expected)`, or `c2csim CMD: --opt ...` for options.
  */
 #include <glib.h>
 #include <stdio.h>
@@ -17,63 +16,43 @@
 
 #include "c2csim_config.h"
 #include "cli.h"
-#include "layout_cmd.h"
-#include "mem/protocol.h"
 
-static const char usage[] =
-	"usage: c2csim COMMAND [ARGS]\n"
-	"\n"
-	"commands:\n"
-	"  run [SCENARIO] [OPTIONS]  run a scenario (default scenarios/default.yaml); print the\n"
-	"                            perf-c2c-style report and write the results directory\n"
-	"      --seed N              override the scenario's seed\n"
-	"      --out DIR             results directory (default results/<scenario name>)\n"
-	"      --set KEY=VALUE       override any parameter, e.g. machine.prefetch.adjacent_line=false\n"
-	"                            or end.time_us=50; repeatable; applies to every variant run\n"
-	"      --variant NAME        run only this variant (repeatable; default: all)\n"
-	"      --check               check the SWMR and data-value invariants on every transition\n"
-	"                            (also on when the environment has C2CSIM_CHECK=1)\n"
-	"      --quiet               do not print the report (the results directory is written)\n"
-	"      --pair                group the cacheline table by 128-byte pair (perf c2c --double-cl)\n"
-	"      --callers             split the Pareto rows by caller, the call site one frame up\n"
-	"                            (perf c2c -g)\n"
-	"      --sort tot|lcl|rmt    sort the cacheline table by total, local or remote HITMs\n"
-	"  layout COMMAND ...        struct layouts: import (pahole), show, fields, check, diff\n"
-	"                            (c2csim layout --help)\n"
-	"  protocol                  print the MESI + adjacent-line prefetch protocol table\n"
-	"  bench [--scale N]         simulated accesses per host second (contended and uncontended\n"
-	"                            80-CPU workloads); N multiplies the run length\n"
-	"\n"
-	"  --help                    this text\n"
-	"  --version                 the version\n"
-	"\n"
-	"exit status: 0 success, 1 simulation failure, 2 bad input or usage\n";
+/* Every command, in the order --help lists them.  Add a command here (one line). */
+static const struct cli_cmd *const commands[] = {
+	&cli_run_cmd,
+	&cli_layout_cmd,
+	&cli_protocol_cmd,
+	&cli_bench_cmd,
+	NULL,
+};
+
+static const char man_tail[] =
+	".SH EXIT STATUS\n"
+	"0 success; 1 the simulation failed (an invariant violation), an assertion, expectation "
+	"or comparison failed; 2 bad input or usage.\n"
+	".SH DIAGNOSTICS\n"
+	"Bad input is reported as one line on standard error, "
+	"\\fIfile\\fR:\\fIline\\fR:\\fIcol\\fR: what is wrong (what was expected), "
+	"and nothing is written.\n"
+	".SH ENVIRONMENT\n"
+	".TP\n.B C2CSIM_CHECK=1\n"
+	"Check the SWMR and data-value invariants on every transition of every run.\n"
+	".SH FILES\n"
+	".TP\n.I scenarios/\nShipped scenarios and the seed replays.\n"
+	".TP\n.I models/machines/\nMachine models (latencies in ps, topology, prefetcher).\n"
+	".TP\n.I results/\nResults directories (summary.yaml, CSV tables, the report).\n"
+	".SH SEE ALSO\n"
+	".BR perf-c2c (1)\n";
 
 int main(int argc, char **argv)
 {
-	if (argc < 2) {
-		fputs(usage, stderr);
-		return 2;
-	}
-	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
-		fputs(usage, stdout);
-		return 0;
-	}
-	if (!strcmp(argv[1], "--version")) {
+	if (argc == 2 && !strcmp(argv[1], "--version")) {
 		printf("c2csim %s\n", C2CSIM_VERSION);
 		return 0;
 	}
-	if (!strcmp(argv[1], "run"))
-		return cli_run(argc - 1, argv + 1);
-	if (!strcmp(argv[1], "layout"))
-		return cli_layout(argc - 1, argv + 1);
-	if (!strcmp(argv[1], "bench"))
-		return cli_bench(argc - 1, argv + 1);
-	if (!strcmp(argv[1], "protocol")) {
-		proto_print(stdout);
+	if (argc == 2 && !strcmp(argv[1], "--man")) {
+		cli_man(stdout, commands, "c2csim", C2CSIM_VERSION, man_tail);
 		return 0;
 	}
-	fprintf(stderr, "c2csim: unknown command '%s' (expected run, protocol, bench, --help or "
-		"--version)\n", argv[1]);
-	return 2;
+	return cli_dispatch(commands, "c2csim", argc, argv);
 }
