@@ -9,16 +9,19 @@
 #include "c2csim_config.h"
 #include "cli_table.h"
 #include "mem/protocol.h"
+#include "report/expect.h"
+#include "report/headline.h"
 #include "report/output.h"
+#include "report/verdict.h"
 #include "report/report.h"
 #include "scenario/run.h"
 #include "scenario/scenario.h"
 
 struct run_args {
 	/* bound to the option table (run_options) */
-	char *seed_text, *out, *sort;
+	char *seed_text, *out, *sort, *baseline;
 	char **sets, **variants;
-	gboolean check, quiet, pair, callers;
+	gboolean check, quiet, pair, callers, brief, expect;
 	/* derived */
 	const char *scenario;
 	GArray *ov;          /* struct override; keys and values point into sets or ov_text */
@@ -59,6 +62,13 @@ static GOptionEntry *run_options(void *args)
 		 "Split the Pareto rows by caller, one frame up (perf c2c -g)", NULL},
 		{"sort", 0, 0, G_OPTION_ARG_STRING, &a->sort,
 		 "Sort the cacheline table by total, local or remote HITMs", "tot|lcl|rmt"},
+		{"baseline", 0, 0, G_OPTION_ARG_STRING, &a->baseline,
+		 "The variant the others are judged against (default: report.baseline, else the "
+		 "first)", "NAME"},
+		{"brief", 0, 0, G_OPTION_ARG_NONE, &a->brief,
+		 "Print only the first screen: headline, verdicts, published figures", NULL},
+		{"expect", 0, 0, G_OPTION_ARG_NONE, &a->expect,
+		 "Exit 1 when an expectation of the scenario fails (one line each on stderr)", NULL},
 		G_OPTION_ENTRY_NULL};
 
 	return g_memdup2(e, sizeof e);
@@ -121,25 +131,20 @@ static void run_args_clear(struct run_args *a)
 	g_free(a->seed_text);
 	g_free(a->out);
 	g_free(a->sort);
+	g_free(a->baseline);
 	g_strfreev(a->sets);
 	g_strfreev(a->variants);
 	g_array_free(a->ov, TRUE);
 	g_ptr_array_free(a->ov_text, TRUE);
 }
 
-/* Print every variant's report (and the comparison) into one text. */
-static char *make_report(const struct scenario *sc, struct run_result **runs)
+/* The headline, expectations and verdict options of @sc; false with @err set. */
+static bool load_answer(struct run_args *a, const struct scenario *sc, struct hl_set *hs,
+			struct expect_set *es, struct verdict_opts *vo, struct c2c_err *err)
 {
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
-
-	for (uint32_t i = 0; i < sc->nr_variants; i++)
-		report_print(f, sc, &sc->v[i], runs[i]);
-	if (sc->nr_variants > 1)
-		report_compare(f, runs, sc->nr_variants);
-	fclose(f);
-	return text;
+	*vo = (struct verdict_opts){.baseline = a->baseline};
+	return hl_load(sc, hs, err) && expect_load(sc, hs, es, err) &&
+	       verdict_opts_load(vo, sc, err);
 }
 
 static int run_scenario(struct run_args *a, struct c2c_err *err)
@@ -147,33 +152,51 @@ static int run_scenario(struct run_args *a, struct c2c_err *err)
 	g_autofree char *path = a->scenario ? g_strdup(a->scenario)
 					    : find_data_file("scenarios/default.yaml");
 	g_autofree char *out = NULL, *text = NULL;
+	struct hl_set hs = {0};
+	struct expect_set es = {0};
+	struct verdict_opts vo;
 	struct scenario *sc;
 	struct run_result **runs;
+	uint32_t failed = 0;
 	int status = 0;
 
 	sc = scenario_load_only(path, (struct override *)(void *)a->ov->data, a->ov->len,
 				a->seed_set, a->seed, (const char *const *)a->variants, err);
 	if (!sc)
 		return 2;
+	if (!load_answer(a, sc, &hs, &es, &vo, err)) {
+		hl_set_free(&hs);
+		expect_set_free(&es);
+		scenario_free(sc);
+		return 2;
+	}
 	runs = g_new0(struct run_result *, sc->nr_variants);
 	for (uint32_t i = 0; i < sc->nr_variants && !status; i++)
 		if (!(runs[i] = run_variant(sc, i, a->check, err)))
 			status = 1;
+	if (!status && !(text = verdict_report(sc, runs, sc->nr_variants, &vo, &es, a->brief,
+					       &failed, NULL, err)))
+		status = 1;
 	if (!status) {
-		text = make_report(sc, runs);
 		out = a->out ? g_strdup(a->out) : g_build_filename("results", sc->name, NULL);
 		if (!output_write(out, sc, runs, sc->nr_variants, text, err))
 			status = 2;
 	}
 	if (!status && !a->quiet)
 		fputs(text, stdout);
-	/* stdout first: in a captured log the stderr line must not land inside the report. */
+	/* stdout first: in a captured log the stderr lines must not land inside the report. */
 	fflush(stdout);
 	if (!status)
 		fprintf(stderr, "c2csim: results in %s\n", out);
+	if (!status && a->expect && failed) {
+		g_free(verdict_report(sc, runs, sc->nr_variants, &vo, &es, true, NULL, stderr, err));
+		status = 1;
+	}
 	for (uint32_t i = 0; i < sc->nr_variants; i++)
 		run_result_free(runs[i]);
 	g_free(runs);
+	hl_set_free(&hs);
+	expect_set_free(&es);
 	scenario_free(sc);
 	return status;
 }

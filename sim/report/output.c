@@ -11,6 +11,7 @@
 
 #include "c2csim_config.h"
 #include "path/interp.h"
+#include "report/headline.h"
 #include "report/report.h"
 
 /* Everything one output_write() call needs; why[] holds the first failure's reason. */
@@ -268,7 +269,8 @@ static void summary_counters(FILE *f, const struct run_result *r)
 	}
 }
 
-static void summary_variant(FILE *f, const struct run_result *r, const struct variant *v)
+static void summary_variant(FILE *f, const struct scenario *sc, const struct run_result *r,
+			    const struct variant *v)
 {
 	uint64_t tot[LS_COUNT];
 
@@ -285,6 +287,7 @@ static void summary_variant(FILE *f, const struct run_result *r, const struct va
 		tot[LS_HITM_LCL], tot[LS_HITM_RMT], tot[LS_PF_HITM]);
 	fprintf(f, "    %s: %" PRIu64 "\n", lstat_info[LS_LOADS].key, tot[LS_LOADS]);
 	fprintf(f, "    %s: %" PRIu64 "\n", lstat_info[LS_STORES].key, tot[LS_STORES]);
+	hl_write_yaml(f, sc, r);
 	fputs(r->nr_actors ? "    actors:\n" : "    actors: []\n", f);
 	for (uint32_t i = 0; i < r->nr_actors; i++) {
 		fputs("      - {name: ", f);
@@ -312,7 +315,15 @@ static void write_summary(FILE *f, const struct wctx *w, const void *arg)
 	fprintf(f, "\nseed: %" PRIu64 "\n", v0 ? v0->seed : 0);
 	fputs(w->nr ? "variants:\n" : "variants: {}\n", f);
 	for (uint32_t i = 0; i < w->nr; i++)
-		summary_variant(f, w->runs[i], run_variant_of(w->sc, w->runs[i], i));
+		summary_variant(f, w->sc, w->runs[i], run_variant_of(w->sc, w->runs[i], i));
+}
+
+void output_summary(FILE *f, const struct scenario *sc, struct run_result *const *runs,
+		    uint32_t nr)
+{
+	struct wctx w = {.sc = sc, .runs = runs, .nr = nr};
+
+	write_summary(f, &w, NULL);
 }
 
 /* ------------------------------------------------------------------ CSV tables */

@@ -38,6 +38,9 @@
  *       hitm: {local: N, remote: N, prefetch: N}
  *       loads: N
  *       stores: N
+ *       headline:                   # or "headline: []"; the scenario's (headline.h)
+ *         - {id: ID, name: NAME, metric: hitm, value: N, unit: HITMs, per_op: X,
+ *            published: N|"text"}   # per_op where normalisable, published where declared
  *       actors:                     # or "actors: []"
  *         - {name: inc, threads: N, iterations: N}
  *       throughput: {ops_per_sec: N, actors: [{name: inc, ops_per_sec: N}]}
@@ -100,5 +103,9 @@
  */
 bool output_write(const char *dir, const struct scenario *sc, struct run_result *const *runs,
 		  uint32_t nr, const char *report_text, struct c2c_err *err);
+
+/* output_summary - the summary.yaml text output_write() writes, to @f.  Can't fail. */
+void output_summary(FILE *f, const struct scenario *sc, struct run_result *const *runs,
+		    uint32_t nr);
 
 #endif

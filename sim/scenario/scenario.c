@@ -98,7 +98,9 @@ static bool load_end(struct variant *v, const struct yt_node *n, struct c2c_err 
 
 static bool load_report(struct variant *v, const struct yt_node *n, struct c2c_err *err)
 {
-	static const char *const keys[] = {"group", "sort", "lines", "callers", NULL};
+	/* baseline and tolerance_pct are read by the verdicts (report/verdict.h). */
+	static const char *const keys[] = {"group", "sort", "lines", "callers", "baseline",
+					   "tolerance_pct", NULL};
 	struct yt_node *k;
 	int e;
 	int64_t lines;
@@ -130,7 +132,7 @@ static bool load_variant(struct variant *v, const char *dir, struct c2c_err *err
 	static const char *const keys[] = {"name", "description", "machine", "seed", "end",
 					   "layouts", "regions", "objects", "paths", "constants",
 					   "lock_kind", "entities", "actors", "trace", "report",
-					   "variants", NULL};
+					   "variants", "headline", "expect", NULL};
 	struct loader ld = {.v = v, .dir = dir, .err = err};
 	struct yt_node *root = v->tree, *k;
 	bool ok;
