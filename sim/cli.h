@@ -11,5 +11,7 @@ extern const struct cli_cmd cli_run_cmd;      /* cli.c */
 extern const struct cli_cmd cli_bench_cmd;    /* cli.c */
 extern const struct cli_cmd cli_protocol_cmd; /* cli.c */
 extern const struct cli_cmd cli_layout_cmd;   /* layout_cmd.c */
+extern const struct cli_cmd cli_compare_cmd;  /* cli_compare.c */
+extern const struct cli_cmd cli_check_cmd;    /* cli_compare.c */
 
 #endif

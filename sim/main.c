@@ -20,6 +20,8 @@
 /* Every command, in the order --help lists them.  Add a command here (one line). */
 static const struct cli_cmd *const commands[] = {
 	&cli_run_cmd,
+	&cli_check_cmd,
+	&cli_compare_cmd,
 	&cli_layout_cmd,
 	&cli_protocol_cmd,
 	&cli_bench_cmd,
