@@ -91,6 +91,7 @@ static double xp_ref(struct xp *x, const char *word)
 }
 
 static double xp_expr(struct xp *x);
+static double xp_product(struct xp *x);
 
 static double xp_term(struct xp *x)
 {
@@ -110,7 +111,7 @@ static double xp_term(struct xp *x)
 		return v;
 	}
 	start = x->p;
-	while (*x->p && !strchr(" \t*/()<>=!", *x->p))
+	while (*x->p && !strchr(" \t*/+()<>=!", *x->p))
 		x->p++;
 	if (x->p == start) {
 		xp_fail(x, false, "'%s' (expected a number or VARIANT.METRIC)", start);
@@ -128,7 +129,7 @@ static double xp_term(struct xp *x)
 	return xp_ref(x, word);
 }
 
-static double xp_expr(struct xp *x)
+static double xp_product(struct xp *x)
 {
 	double v = xp_term(x);
 
@@ -143,6 +144,25 @@ static double xp_expr(struct xp *x)
 			x->p++;
 			d = xp_term(x);
 			v = d != 0 ? v / d : (v == 0 ? 0 : HUGE_VAL);
+		} else {
+			return v;
+		}
+	}
+}
+
+/* A sum of products; '-' is an operator only after a space ("after-80" is a variant). */
+static double xp_expr(struct xp *x)
+{
+	double v = xp_product(x);
+
+	for (;;) {
+		xp_space(x);
+		if (*x->p == '+') {
+			x->p++;
+			v += xp_product(x);
+		} else if (*x->p == '-' && x->p[-1] == ' ') {
+			x->p++;
+			v -= xp_product(x);
 		} else {
 			return v;
 		}

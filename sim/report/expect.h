@@ -10,7 +10,8 @@
  *       gap: "the model's 80-thread run lacks the published run's cap (seeds README)"
  *
  * Grammar:  expectation := expr CMP expr          CMP: < <= > >= ==
- *           expr := term (('*' | '/') term)*      term := NUMBER | REF | '(' expr ')'
+ *           expr := prod (('+' | ' -') prod)*     ('-' after a space: "after-80" is a name)
+ *           prod := term (('*' | '/') term)*      term := NUMBER | REF | '(' expr ')'
  *           REF  := VARIANT '.' METRIC ['.per_op']
  * METRIC is a headline id (headline.h) or one of the run's totals: hitm.local, hitm.remote,
  * hitm.prefetch, loads, stores, ops_per_sec (metrics.h).  `.per_op` divides by the variant's

@@ -10,6 +10,7 @@
 
 static const char *const HLF_ROWS[] = {"object", "struct", "line", "member", "site", "caller",
 				     NULL};
+static const char *const HLF_LINES[] = {"object", "struct", "line", NULL};
 static const char *const HLF_ACTOR[] = {"actor", NULL};
 static const char *const HLF_PATH[] = {"path", NULL};
 static const char *const HLF_LOCK[] = {"lock", NULL};
@@ -21,6 +22,8 @@ const struct hl_info hl_info[HL_COUNT] = {
 	[HL_HITM_REMOTE] = {"hitm_remote", "HITMs", false, true, HLF_ROWS, NULL},
 	[HL_LOADS] = {"loads", "loads", false, true, HLF_ROWS, NULL},
 	[HL_STORES] = {"stores", "stores", false, true, HLF_ROWS, NULL},
+	[HL_STORE_L1_MISS] = {"store_l1_miss", "stores", false, true, HLF_ROWS, NULL},
+	[HL_HITM_PREFETCH] = {"hitm_prefetch", "HITMs", false, true, HLF_LINES, NULL},
 	[HL_OPS_PER_SEC] = {"ops_per_sec", "ops/s", true, false, HLF_ACTOR, NULL},
 	[HL_PATH_MEAN] = {"path_mean", "ns", false, false, HLF_PATH, "path"},
 	[HL_PATH_P99] = {"path_p99", "ns", false, false, HLF_PATH, "path"},
@@ -30,7 +33,7 @@ const struct hl_info hl_info[HL_COUNT] = {
 };
 
 static const char *const metric_names[] = {"hitm", "hitm_local", "hitm_remote", "loads",
-					   "stores", "ops_per_sec", "path_mean", "path_p99",
+					   "stores", "store_l1_miss", "hitm_prefetch", "ops_per_sec", "path_mean", "path_p99",
 					   "lock_wait", "lock_hold", "counter_error", NULL};
 G_STATIC_ASSERT(G_N_ELEMENTS(metric_names) == HL_COUNT + 1);
 
@@ -54,7 +57,7 @@ static bool hl_filter(const struct yt_node *item, const char *key, const char **
 static bool hl_check_filters(const struct yt_node *item, const char *what, enum hl_metric m,
 			     struct c2c_err *err)
 {
-	static const char *const plain[] = {"id", "name", "metric", "published", NULL};
+	static const char *const plain[] = {"id", "name", "metric", "published", "vs", NULL};
 	const struct hl_info *in = &hl_info[m];
 
 	for (size_t i = 0; i < item->len; i++) {
@@ -87,7 +90,7 @@ static bool hl_id_ok(const char *id)
 static bool hl_load_one(const struct yt_node *item, const char *what, struct hl_def *d,
 			struct c2c_err *err)
 {
-	static const char *const keys[] = {"id", "name", "metric", "published", "object",
+	static const char *const keys[] = {"id", "name", "metric", "published", "vs", "object",
 					   "struct", "line", "member", "site", "caller",
 					   "actor", "path", "lock", "counter", NULL};
 	const struct yt_node *k;
@@ -107,7 +110,7 @@ static bool hl_load_one(const struct yt_node *item, const char *what, struct hl_
 	    !hl_filter(item, "member", &d->member, err) || !hl_filter(item, "site", &d->site, err) ||
 	    !hl_filter(item, "caller", &d->caller, err) || !hl_filter(item, "actor", &d->actor, err) ||
 	    !hl_filter(item, "path", &d->path, err) || !hl_filter(item, "lock", &d->lock, err) ||
-	    !hl_filter(item, "counter", &d->counter, err))
+	    !hl_filter(item, "counter", &d->counter, err) || !hl_filter(item, "vs", &d->vs, err))
 		return false;
 	if (!hl_id_ok(d->id)) {
 		err_set(err, yt_get(item, "id")->mark, "%s.id: '%s' (expected lower-case letters, "
@@ -231,6 +234,20 @@ static uint64_t rows_sum(const struct hl_def *d, const struct run_result *r, con
 	return sum;
 }
 
+/* The per-line counter @ls summed over the directory lines whose first byte @d selects;
+ * like rows_sum(), a reader the statistics layer's query API replaces. */
+static uint64_t lines_sum(const struct hl_def *d, const struct run_result *r, int ls)
+{
+	const struct mem *m = r->mem;
+	const struct objmap *om = r->objs ? r->objs : m->objs;
+	uint64_t sum = 0;
+
+	for (uint32_t i = 0; i < m->dir.nr; i++)
+		if (obj_match(d, om, m->dir.line[i].addr))
+			sum += m->dir.stats[i].c[ls];
+	return sum;
+}
+
 static bool hl_filtered(const struct hl_def *d)
 {
 	return d->object || d->type || d->line >= 0 || d->member || d->site || d->caller;
@@ -247,6 +264,8 @@ static uint64_t hl_count(const struct hl_def *d, const struct run_result *r)
 		case HL_HITM_LOCAL: return rows_sum(d, r, &hitm[0], 1);
 		case HL_HITM_REMOTE: return rows_sum(d, r, &hitm[1], 1);
 		case HL_LOADS: return rows_sum(d, r, (const int[]){OS_LOADS}, 1);
+		case HL_STORE_L1_MISS: return rows_sum(d, r, (const int[]){OS_ST_L1MISS}, 1);
+		case HL_HITM_PREFETCH: return lines_sum(d, r, LS_PF_HITM);
 		default: return rows_sum(d, r, (const int[]){OS_STORES}, 1);
 		}
 	}
@@ -256,6 +275,8 @@ static uint64_t hl_count(const struct hl_def *d, const struct run_result *r)
 	case HL_HITM_LOCAL: return tot[LS_HITM_LCL];
 	case HL_HITM_REMOTE: return tot[LS_HITM_RMT];
 	case HL_LOADS: return tot[LS_LOADS];
+	case HL_STORE_L1_MISS: return tot[LS_ST_L1MISS];
+	case HL_HITM_PREFETCH: return tot[LS_PF_HITM];
 	default: return tot[LS_STORES];
 	}
 }

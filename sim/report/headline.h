@@ -15,6 +15,8 @@
  *       caller: lruvec_stat_mod_folio
  *       published: {before: 2350, after: 10}   # or one value for every variant; a number
  *                                              # or a string ("~2350")
+ *       vs: before                        # the variant this metric's verdicts compare
+ *                                         # with (default: the report's baseline)
  *
  *   metric         value                                unit   per_op     filters
  *   hitm           demand HITMs (local + remote)        HITMs  per iter.  object struct line
@@ -22,6 +24,9 @@
  *   hitm_remote    remote HITMs                         HITMs  per iter.  (same)
  *   loads          demand loads                         loads  per iter.  (same)
  *   stores         demand stores                        stores per iter.  (same)
+ *   store_l1_miss  stores that missed the owned L1 copy stores per iter.  (same)
+ *   hitm_prefetch  buddy prefetches that took a line    HITMs  per iter.  object struct line
+ *                  Modified elsewhere (per line, by the line's first byte)
  *   ops_per_sec    actor-loop iterations per sim. s     ops/s  -          actor
  *   path_mean      mean latency of a path's calls       ns     -          path (required)
  *   path_p99       99th percentile of the same          ns     -          path (required)
@@ -58,6 +63,8 @@ enum hl_metric {
 	HL_HITM_REMOTE,   /* remote HITMs */
 	HL_LOADS,         /* demand loads */
 	HL_STORES,        /* demand stores */
+	HL_STORE_L1_MISS, /* demand stores that did not find the line owned in L1d */
+	HL_HITM_PREFETCH, /* buddy prefetches that found the line Modified and took it */
 	HL_OPS_PER_SEC,   /* actor-loop iterations per simulated second */
 	HL_PATH_MEAN,     /* mean latency of a path's calls, ns */
 	HL_PATH_P99,      /* 99th percentile latency of a path's calls, ns */
@@ -81,6 +88,7 @@ extern const struct hl_info hl_info[HL_COUNT];
 /* One declared headline metric. */
 struct hl_def {
 	const char *id, *name;           /* point into the scenario tree */
+	const char *vs;                  /* the verdicts' reference variant, or NULL */
 	enum hl_metric metric;
 	const char *object, *type, *member, *site, *caller, *actor, *path, *lock, *counter;
 	int64_t line;                    /* -1: any */

@@ -5,6 +5,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "report/headline.h"
 #include "report/report.h"
 
 #define SCREEN_WIDTH 119   /* the first screen stays under 120 columns */
@@ -106,32 +107,87 @@ static void screen_row(FILE *f, const struct mvariant *v, const struct metric *m
 	else
 		g_strlcpy(po, "-", sizeof(po));
 	vd = verdict_of(bm, m, o->tol_pct, &ch);
-	fprintf(f, "    %-24.24s %14s %12s %14.14s  %s\n", v->name, val, po, published_text(m),
+	fprintf(f, "    %-24.24s %14s %12s %22.22s  %s\n", v->name, val, po, published_text(m),
 		is_base ? "baseline" : verdict_text(vt, sizeof(vt), vd, ch));
+}
+
+/* Headline rows the first screen has room for; beyond, each block lists only the baseline
+ * and the variants with a published figure (the table after the perf-c2c sections has all). */
+#define SCREEN_ROWS 27
+
+static uint32_t nr_headline(const struct mvariant *base)
+{
+	uint32_t n = 0;
+
+	for (uint32_t k = 0; k < base->nr; k++)
+		n += base->m[k].headline;
+	return n;
+}
+
+/* The variant a headline block compares with: its `vs:` when that variant ran, else @base. */
+static const struct mvariant *block_base(const struct hl_set *hs, const struct msummary *s,
+					 const struct metric *m, const struct mvariant *base)
+{
+	for (uint32_t i = 0; i < hs->nr; i++) {
+		g_autofree char *key = g_strdup_printf("headline:%s", hs->v[i].id);
+		const struct mvariant *v = hs->v[i].vs ? msummary_variant(s, hs->v[i].vs) : NULL;
+
+		if (!strcmp(key, m->key) && v)
+			return v;
+	}
+	return base;
+}
+
+static void screen_block(FILE *f, const struct msummary *s, const struct metric *bm,
+			 const struct mvariant *bb, const struct mvariant *base,
+			 const struct verdict_opts *o, bool all)
+{
+	uint32_t left = 0;
+
+	fprintf(f, "  %.*s (%s%s; %s is better%s%s)\n", SCREEN_WIDTH - 60, bm->name, bm->unit,
+		bm->has_per_op && per_k(bm) ? ", per op: per 1k ops" : "",
+		bm->higher_better ? "higher" : "lower", bb != base ? ", vs " : "",
+		bb != base ? bb->name : "");
+	for (uint32_t i = 0; i < s->nr; i++) {
+		const struct metric *m = mvariant_metric(&s->v[i], bm->key);
+
+		if (all || &s->v[i] == bb || (m && m->published))
+			screen_row(f, &s->v[i], m, bm, o, &s->v[i] == bb);
+		else
+			left++;
+	}
+	if (left)
+		fprintf(f, "    (%u more variants: see \"Variants against the baseline\")\n", left);
 }
 
 void verdict_screen(FILE *f, const struct scenario *sc, const struct msummary *s,
 		    const struct verdict_opts *o, const struct expect_set *es)
 {
 	const struct mvariant *base = baseline_of(s, o);
+	struct c2c_err err = {0};
+	struct hl_set hs = {0};
+	bool all;
 
 	if (!base)
 		return;
+	/* Loaded (and checked) before the run already: a failure here means no `vs:`. */
+	if (!hl_load(sc, &hs, &err))
+		hs = (struct hl_set){0};
+	all = nr_headline(base) * (s->nr + 1) <= SCREEN_ROWS;
 	screen_head(f, sc, s, base);
-	fprintf(f, "  %-26s %14s %12s %14s  vs %s\n", "headline / variant", "simulated",
+	fprintf(f, "  %-26s %14s %12s %22s  verdict vs %s\n", "headline / variant", "simulated",
 		"per op", "published", base->name);
 	for (uint32_t k = 0; k < base->nr; k++) {
-		const struct metric *bm = &base->m[k];
+		const struct mvariant *bb;
+		const struct metric *bm;
 
-		if (!bm->headline)
+		if (!base->m[k].headline)
 			continue;
-		fprintf(f, "  %.*s (%s%s; %s is better)\n", SCREEN_WIDTH - 48, bm->name,
-			bm->unit, bm->has_per_op && per_k(bm) ? ", per op: per 1k ops" : "",
-			bm->higher_better ? "higher" : "lower");
-		for (uint32_t i = 0; i < s->nr; i++)
-			screen_row(f, &s->v[i], mvariant_metric(&s->v[i], bm->key), bm, o,
-				   &s->v[i] == base);
+		bb = block_base(&hs, s, &base->m[k], base);
+		bm = mvariant_metric(bb, base->m[k].key);
+		screen_block(f, s, bm ? bm : &base->m[k], bb, base, o, all);
 	}
+	hl_set_free(&hs);
 	if (!base->nr || !base->m[0].headline)
 		fputs("  (the scenario declares no headline metrics)\n", f);
 	fputc('\n', f);
