@@ -138,7 +138,7 @@ START_TEST(layout_c_type_table)
 		{ "u32", 4, 4 }, { "s32", 4, 4 }, { "__u32", 4, 4 },
 		{ "u64", 8, 8 }, { "s64", 8, 8 }, { "__u64", 8, 8 }, { "loff_t", 8, 8 },
 		{ "phys_addr_t", 8, 8 },
-		/* As pahole shows them in /work/shared/data/pahole/linux-6.18.44. */
+		/* As pahole shows them in sim/tests/data/pahole/linux-6.18.44. */
 		{ "atomic_t", 4, 4 }, { "atomic64_t", 8, 8 }, { "atomic_long_t", 8, 8 },
 		{ "spinlock_t", 4, 4 }, { "raw_spinlock_t", 4, 4 }, { "refcount_t", 4, 4 },
 		{ "seqcount_t", 4, 4 }, { "struct qspinlock", 4, 4 },

@@ -44,7 +44,7 @@ static inline struct yt_node *load_machine_tree(void)
 	char *path;
 
 	ck_assert_msg(src != NULL, "C2CSIM_SRCDIR is not set (the test harness sets it to the "
-		      "source tree, e.g. C2CSIM_SRCDIR=/work/main)");
+		      "source tree, e.g. C2CSIM_SRCDIR=$PWD in a checkout)");
 	path = g_build_filename(src, "models", "machines", "skylake-sp-2s.yaml", NULL);
 	root = yt_load_file(path, &err);
 	ck_assert_msg(root != NULL, "%s", err.msg);
