@@ -13,10 +13,12 @@
  *   Shared Cache Line Distribution Pareto
  *                                per row of the table, its (offset, code site) rows
  *
- * and, when the run executed kernel paths (run_result.world is set; raw-access runs print
- * exactly the sections above), from report_paths.c:
+ * then, from report_paths.c, for every run with actors (raw accesses or kernel paths):
  *
  *   Throughput                   actor-loop iterations per simulated second, total and per actor
+ *
+ * and, when the run executed kernel paths (run_result.world is set):
+ *
  *   Lock statistics              /proc/lock_stat's columns per lock (named by objmap_label),
  *                                plus wait and hold percentiles; locks never taken are left out
  *   Path costs                   per path called: calls, latency mean/p50/p99/max, lines touched
@@ -128,7 +130,8 @@ void report_table_row(FILE *f, const struct report_col *cols, int n, const char 
 void report_compare_row(FILE *f, const char *metric, int wm, const int *wv, uint32_t nr,
 			const uint64_t *val, const bool *have);
 
-/* report_print_world - the sections of a path run (nothing when @r->world is NULL). */
+/* report_print_world - Throughput (any run with actors), then the sections of a path run
+ * (those only when @r->world is set). */
 void report_print_world(FILE *f, const struct run_result *r);
 
 /* report_compare_world_width - the widest metric name report_compare_world() prints. */

@@ -306,9 +306,11 @@ static void print_counters(FILE *f, const struct run_result *r)
 
 void report_print_world(FILE *f, const struct run_result *r)
 {
+	/* Raw-access runs have actors and iterations too: their throughput is shown as well. */
+	if (r->nr_actors)
+		print_throughput(f, r);
 	if (!r->world)
 		return;
-	print_throughput(f, r);
 	print_locks(f, r);
 	print_paths(f, r);
 	print_counters(f, r);
