@@ -34,6 +34,14 @@ void layout_lib_free(struct layout_lib *lib)
 	g_free(lib);
 }
 
+void layout_lib_add_dir_first(struct layout_lib *lib, const char *dir)
+{
+	for (guint i = 0; i < lib->dirs->len; i++)
+		if (!strcmp(g_ptr_array_index(lib->dirs, i), dir))
+			g_ptr_array_remove_index(lib->dirs, i--);
+	g_ptr_array_insert(lib->dirs, 0, g_strdup(dir));
+}
+
 void layout_lib_add_dir(struct layout_lib *lib, const char *dir)
 {
 	for (guint i = 0; i < lib->dirs->len; i++)
@@ -439,9 +447,18 @@ const struct layout *layout_lib_get(struct layout_lib *lib, const char *name, st
 		if (g_file_test(path, G_FILE_TEST_IS_REGULAR))
 			return lib_load(lib, path, name, at, err);
 	}
-	err_set(err, at, "no layout for struct %s (expected %s in one of the layout directories%s%s)",
-		name, file, lib->dirs->len ? ": " : "",
-		lib->dirs->len ? (const char *)g_ptr_array_index(lib->dirs, 0) : "");
+	{
+		/* Every directory searched, in order: the one that should have held it is among
+		 * them, or the search path is wrong. */
+		GString *dirs = g_string_new(NULL);
+
+		for (guint i = 0; i < lib->dirs->len; i++)
+			g_string_append_printf(dirs, "%s%s", i ? ", " : ": ",
+					       (const char *)g_ptr_array_index(lib->dirs, i));
+		err_set(err, at, "no layout for struct %s (expected %s in one of the layout "
+			"directories searched%s)", name, file, dirs->str);
+		g_string_free(dirs, TRUE);
+	}
 	return NULL;
 }
 

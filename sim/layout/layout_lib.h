@@ -31,6 +31,9 @@ void layout_lib_free(struct layout_lib *lib);
 /* layout_lib_add_dir - search @dir too (after the ones added before). */
 void layout_lib_add_dir(struct layout_lib *lib, const char *dir);
 
+/* layout_lib_add_dir_first - search @dir before every directory added so far. */
+void layout_lib_add_dir_first(struct layout_lib *lib, const char *dir);
+
 /* layout_lib_get - the layout of struct @name, loading NAME.yaml from the search directories
  * when needed.  Return: NULL with @err at @at when no directory has it or the file is bad. */
 const struct layout *layout_lib_get(struct layout_lib *lib, const char *name, struct c2c_mark at,

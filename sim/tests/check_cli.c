@@ -609,6 +609,28 @@ START_TEST(main_protocol_table)
 }
 END_TEST
 
+/* An assertion file's `layouts:` is a list, as in scenarios, searched in its order before the
+ * default directories; a struct found in none names every directory searched. */
+START_TEST(layout_check_layouts_list)
+{
+	g_autofree char *tmp = tmpdir();
+	g_autofree char *file = g_build_filename(tmp, "a.yaml", NULL);
+	g_autofree char *want = g_strdup_printf("searched: %s/first, %s/second, layouts/linux-6.18",
+						tmp, tmp);
+	const char *a[] = {"layout", "check", file, NULL};
+	struct cmd c;
+
+	ck_assert(g_file_set_contents(file, "struct: no_such_struct\nlayouts: [first, second]\n"
+				      "asserts: []\n", -1, NULL));
+	c2csim(&c, a);
+	ck_assert_int_eq(c.status, 2);
+	ck_assert_msg(strstr(c.err, "no layout for struct no_such_struct") && strstr(c.err, want),
+		      "%s", c.err);
+	cmd_free(&c);
+	rm_rf(tmp);
+}
+END_TEST
+
 /* --expect: a violated expectation fails the run (exit 1) with one positioned line on stderr;
  * a known gap is reported but does not fail; without --expect the run succeeds; `check`
  * fails the same way.  The scenario states the physics: a counter shared across sockets
@@ -773,6 +795,7 @@ static Suite *cli_suite(void)
 	tcase_add_test(tc, run_model_index_out_of_range);
 	tcase_add_test(tc, run_variant_selection);
 	tcase_add_loop_test(tc, run_bad_input, 0, G_N_ELEMENTS(bads));
+	tcase_add_test(tc, layout_check_layouts_list);
 	tcase_add_test(tc, run_expect_violated);
 	tcase_add_test(tc, compare_runs);
 	tcase_add_test(tc, run_default_first_screen);
