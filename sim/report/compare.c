@@ -81,12 +81,7 @@ static GArray *compare_rows(const struct msummary *base, const struct msummary *
 				g_array_append_val(rows, r);
 			}
 	}
-	for (uint32_t i = 0; i < base->nr; i++)
-		if (!msummary_variant(cur, base->v[i].name))
-			for (uint32_t k = 0; k < base->v[i].nr; k++) {
-				crow_make(&r, base->v[i].name, &base->v[i].m[k], NULL, o);
-				g_array_append_val(rows, r);
-			}
+	/* A base variant the new run left out (`--variant`) is noted once, not compared. */
 	return rows;
 }
 
@@ -179,11 +174,22 @@ uint32_t compare_run(FILE *f, FILE *junit, const struct msummary *base,
 	if (strcmp(base->scenario, cur->scenario))
 		fprintf(f, "note: different scenarios; variants are matched by name\n");
 	fprintf(f, "%u metrics: %u same, %u better, %u worse, %u new, %u gone; %u regression%s "
-		"beyond threshold (default %.0f%%)\n\n", rows->len, n[VERDICT_SAME],
+		"beyond threshold (default %.0f%%)\n", rows->len, n[VERDICT_SAME],
 		n[VERDICT_BETTER], n[VERDICT_WORSE], n[VERDICT_NEW], n[VERDICT_GONE], regressions,
 		regressions == 1 ? "" : "s", COMPARE_DEFAULT_PCT);
-	if (rows->len != n[VERDICT_SAME] || o->all)
+	for (uint32_t i = 0, k = 0; i < base->nr; i++)
+		if (!msummary_variant(cur, base->v[i].name))
+			fprintf(f, "%s%s", k++ ? ", " : "variants only in base, not compared: ",
+				base->v[i].name);
+	for (uint32_t i = 0; i < base->nr; i++)
+		if (!msummary_variant(cur, base->v[i].name)) {
+			fputc('\n', f);
+			break;
+		}
+	if (rows->len != n[VERDICT_SAME] || o->all) {
+		fputc('\n', f);
 		print_rows(f, rows, "base", "new", o);
+	}
 	if (junit)
 		junit_write(junit, rows, cur->scenario, regressions);
 	g_array_free(rows, TRUE);

@@ -10,8 +10,9 @@
  *                             "headline:*", "lock:*"); the last matching one wins
  *   default                   COMPARE_DEFAULT_PCT (2%) for every metric
  *
- * Metrics or variants present on one side only are reported ("new", "gone") and do not
- * regress.  The JUnit file (JUnit XML as GitLab, Jenkins and GitHub's test reporters read it)
+ * Metrics present on one side only are reported ("new", "gone") and do not regress; a
+ * variant only in NEW is all "new", one only in BASE (left out with --variant) is named once
+ * and not compared.  The JUnit file (JUnit XML as GitLab, Jenkins and GitHub's test reporters read it)
  * has one testsuite per variant and one testcase per variant x metric, failed when the metric
  * regressed.
  */
