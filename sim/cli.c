@@ -7,9 +7,11 @@
 #include <time.h>
 
 #include "c2csim_config.h"
+#include "report/outdir.h"
 #include "report/output.h"
 #include "report/report.h"
 #include "scenario/run.h"
+#include "scenario/runwatch.h"
 #include "scenario/scenario.h"
 
 struct run_args {
@@ -104,17 +106,21 @@ static bool parse_run_args(int argc, char **argv, struct run_args *a, struct c2c
 	return true;
 }
 
-/* Print every variant's report (and the comparison) into one text. */
-static char *make_report(const struct scenario *sc, struct run_result **runs)
+/* Print the report of every variant run (and the comparison) into one text; an interrupted
+ * run's first line says so. */
+static char *make_report(const struct scenario *sc, struct run_result **runs, uint32_t nr,
+			 int signo)
 {
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
 
-	for (uint32_t i = 0; i < sc->nr_variants; i++)
+	if (!output_complete(sc, runs, nr))
+		output_incomplete_line(f, sc, runs, nr, runwatch_signame(signo));
+	for (uint32_t i = 0; i < nr; i++)
 		report_print(f, sc, &sc->v[i], runs[i]);
-	if (sc->nr_variants > 1)
-		report_compare(f, runs, sc->nr_variants);
+	if (nr > 1)
+		report_compare(f, runs, nr);
 	fclose(f);
 	return text;
 }
@@ -126,7 +132,8 @@ static int run_scenario(struct run_args *a, struct c2c_err *err)
 	g_autofree char *out = NULL, *text = NULL;
 	struct scenario *sc;
 	struct run_result **runs;
-	int status = 0;
+	uint32_t nr = 0;
+	int status = 0, signo;
 
 	if (a->only->len)
 		g_ptr_array_add(a->only, NULL);
@@ -135,20 +142,28 @@ static int run_scenario(struct run_args *a, struct c2c_err *err)
 				a->only->len ? (const char *const *)a->only->pdata : NULL, err);
 	if (!sc)
 		return 2;
-	runs = g_new0(struct run_result *, sc->nr_variants);
-	for (uint32_t i = 0; i < sc->nr_variants && !status; i++)
-		if (!(runs[i] = run_variant(sc, i, a->check, err)))
-			status = 1;
-	if (!status) {
-		text = make_report(sc, runs);
-		out = a->out ? g_strdup(a->out) : g_build_filename("results", sc->name, NULL);
-		if (!output_write(out, sc, runs, sc->nr_variants, text, err))
-			status = 2;
+	out = a->out ? g_strdup(a->out) : g_build_filename("results", sc->name, NULL);
+	if (!outdir_check(out, err)) { /* before simulating, not after */
+		scenario_free(sc);
+		return 2;
 	}
-	if (!status && !a->quiet)
+	runs = g_new0(struct run_result *, sc->nr_variants);
+	runwatch_begin(!a->quiet);
+	for (; nr < sc->nr_variants && !status && !runwatch_signal(); nr++)
+		if (!(runs[nr] = run_variant(sc, nr, a->check, err)))
+			status = 1;
+	signo = runwatch_end();
+	if (!status) {
+		text = make_report(sc, runs, nr, signo);
+		if (!output_write(out, sc, runs, nr, text, err))
+			status = 2;
+		else if (!output_complete(sc, runs, nr))
+			status = 128 + signo; /* 130 for SIGINT, 143 for SIGTERM */
+	}
+	if ((!status || status > 128) && !a->quiet)
 		fputs(text, stdout);
-	if (!status)
-		fprintf(stderr, "c2csim: results in %s\n", out);
+	if (!status || status > 128)
+		fprintf(stderr, "c2csim: %sresults in %s\n", status ? "incomplete " : "", out);
 	for (uint32_t i = 0; i < sc->nr_variants; i++)
 		run_result_free(runs[i]);
 	g_free(runs);

@@ -80,6 +80,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "core/err.h"
 #include "scenario/run.h"
@@ -100,5 +101,14 @@
  */
 bool output_write(const char *dir, const struct scenario *sc, struct run_result *const *runs,
 		  uint32_t nr, const char *report_text, struct c2c_err *err);
+
+/* output_complete - did @runs[0..nr) run to their end, every variant of @sc (NULL: any)?
+ * False when a run was interrupted (run_result.interrupted) or variants were not run. */
+bool output_complete(const struct scenario *sc, struct run_result *const *runs, uint32_t nr);
+
+/* output_incomplete_line - the report's first line for an incomplete run, stopped by @why
+ * ("SIGINT"): where the last run stopped and which variants did not run. */
+void output_incomplete_line(FILE *f, const struct scenario *sc, struct run_result *const *runs,
+			    uint32_t nr, const char *why);
 
 #endif

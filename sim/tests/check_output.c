@@ -222,17 +222,30 @@ START_TEST(output_write_csv)
 }
 END_TEST
 
+/* A results directory c2csim wrote is replaced whole; one with a file added is refused and
+ * kept as it is. */
 START_TEST(output_write_replace)
 {
 	struct fix *fx = fix_new();
 	char *out = write_results(fx, "out", "first\n"), *junk, *text;
+	struct run_result *runs[1] = {fx->r};
+	struct c2c_err err = {0};
 
-	junk = g_build_filename(out, "junk", NULL);
-	ck_assert(g_file_set_contents(junk, "x", -1, NULL));
 	g_free(write_results(fx, "out", "second\n"));
-	ck_assert(!g_file_test(junk, G_FILE_TEST_EXISTS));
 	text = slurp(out, "report.txt");
 	ck_assert_str_eq(text, "second\n");
+	g_free(text);
+	junk = g_build_filename(out, "notes.txt", NULL);
+	ck_assert(g_file_set_contents(junk, "mine", -1, NULL));
+	ck_assert(!output_write(out, fx->sc, runs, 1, "third\n", &err));
+	text = g_strdup_printf("cannot write results to %s: %s holds notes.txt, which c2csim did "
+			       "not write; refusing to replace it (move that away, or choose "
+			       "another --out)", out, out);
+	ck_assert_str_eq(err.msg, text);
+	g_free(text);
+	text = slurp(out, "report.txt");
+	ck_assert_str_eq(text, "second\n");
+	ck_assert(g_file_test(junk, G_FILE_TEST_IS_REGULAR));
 	ck_assert_int_eq(dot_entries(fx->dir), 0);
 	g_free(text);
 	g_free(junk);
@@ -252,8 +265,8 @@ START_TEST(output_write_unwritable)
 	ck_assert(g_file_set_contents(file, "x", -1, NULL));
 	ck_assert(!output_write(out, fx->sc, runs, 1, "r", &err));
 	ck_assert(err.set);
-	want = g_strdup_printf("cannot write results to %s: cannot create directory ", out);
-	ck_assert_msg(g_str_has_prefix(err.msg, want), "%s", err.msg);
+	want = g_strdup_printf("cannot write results to %s: %s is not a directory", out, file);
+	ck_assert_str_eq(err.msg, want);
 	ck_assert_int_eq(dot_entries(fx->dir), 0);
 	g_free(want);
 	g_free(out);
@@ -273,8 +286,9 @@ START_TEST(output_write_refuses_foreign_dir)
 	keep = g_build_filename(out, "precious.c", NULL);
 	ck_assert(g_file_set_contents(keep, "int x;\n", -1, NULL));
 	ck_assert(!output_write(out, fx->sc, runs, 1, "r", &err));
-	want = g_strdup_printf("cannot write results to %s: %s exists and is not a results "
-			       "directory (no summary.yaml); refusing to replace it", out, out);
+	want = g_strdup_printf("cannot write results to %s: %s exists and was not written by "
+			       "c2csim (no .c2csim-results marker); refusing to replace it (remove "
+			       "it, or choose another --out)", out, out);
 	ck_assert_str_eq(err.msg, want);
 	ck_assert(g_file_test(keep, G_FILE_TEST_IS_REGULAR));
 	ck_assert_int_eq(dot_entries(fx->dir), 0);
