@@ -44,8 +44,7 @@ static bool read_all(int fd, size_t hint, size_t limit, char **text, size_t *len
 		n += (size_t)got;
 	}
 	if (n > limit) {
-		snprintf(why, INFILE_WHY_MAX, "too large: more than %zu bytes (the limit is %zu MiB)",
-			 limit, INFILE_MIB(limit));
+		snprintf(why, INFILE_WHY_MAX, "too large: more than %zu bytes", limit);
 		g_free(buf);
 		return false;
 	}
@@ -76,8 +75,7 @@ bool infile_read(const char *path, size_t limit, char **text, size_t *len,
 		snprintf(why, INFILE_WHY_MAX, "is %s, not a regular file", kind_of(st.st_mode));
 		ok = false;
 	} else if ((uintmax_t)st.st_size > limit) {
-		snprintf(why, INFILE_WHY_MAX, "too large: %jd bytes (the limit is %zu MiB)",
-			 (intmax_t)st.st_size, INFILE_MIB(limit));
+		snprintf(why, INFILE_WHY_MAX, "too large: %jd bytes", (intmax_t)st.st_size);
 		ok = false;
 	} else {
 		ok = read_all(fd, (size_t)st.st_size, limit, text, len, why);

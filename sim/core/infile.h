@@ -31,7 +31,7 @@
  * infile_read - read all of the regular file @path, at most @limit bytes.
  * Return: true with *@text (NUL-terminated, free with g_free) and *@len (may be NULL); false
  * with @why holding the reason, e.g. "cannot open: No such file or directory", "is a FIFO,
- * not a regular file" or "too large: 20000000 bytes (the limit is 16 MiB)", and *@text
+ * not a regular file" or "too large: 20000000 bytes", and *@text
  * NULL.  The caller adds the position and what was expected.
  */
 bool infile_read(const char *path, size_t limit, char **text, size_t *len,

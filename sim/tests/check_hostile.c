@@ -364,7 +364,7 @@ START_TEST(hostile_inputs_not_regular)
 		 "file (expected a regular file of at most 16 MiB)"},
 		{{"run", fifo}, p_fifo, "is a FIFO, not a regular file"},
 		{{"run", tmp}, p_tmp, "is a directory, not a regular file"},
-		{{"run", big}, p_big, "too large: 16777217 bytes (the limit is 16 MiB)"},
+		{{"run", big}, p_big, "too large: 16777217 bytes (expected a regular file of at most 16 MiB)"},
 		{{"run", scen}, p_scen, w_trace},
 		{{"layout", "import", fifo}, p_fifo, "is a FIFO, not a regular file (expected "
 		 "pahole -C output, a regular file of at most 16 MiB)"},
