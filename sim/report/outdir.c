@@ -138,8 +138,8 @@ static bool replaceable(struct outdir *od, const char *path, const struct stat *
 	bool ok;
 
 	if (!S_ISDIR(st->st_mode))
-		return od_fail(od, "%s exists and is not a directory; refusing to replace it",
-			       od->path);
+		return od_fail(od, "%s exists and is %s; refusing to replace it", od->path,
+			       S_ISLNK(st->st_mode) ? "a symbolic link" : "not a directory");
 	if (is_empty_dir(path))
 		return true;
 	if (!(listed = marker_files(path)))

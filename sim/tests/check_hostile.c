@@ -192,7 +192,7 @@ START_TEST(hostile_foreign_dir_kept)
 					       ".c2csim-results marker); refusing to replace it "
 					       "(remove it, or choose another --out)", dir);
 	g_autofree char *link = g_build_filename(tmp, "link", NULL);
-	g_autofree char *lwhy = g_strdup_printf("%s exists and is not a directory; refusing to "
+	g_autofree char *lwhy = g_strdup_printf("%s exists and is a symbolic link; refusing to "
 						"replace it", link);
 	const char *files[] = {"summary.yaml", "important.txt", "src/main.c"};
 
