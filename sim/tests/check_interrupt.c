@@ -116,40 +116,40 @@ static char *read_pty(int master, pid_t pid, int *status)
 	return g_string_free(s, FALSE);
 }
 
-/* Progress on stderr when it is a terminal and the run lasts over 2 s; none with --quiet. */
-START_TEST(interrupt_progress_on_terminal)
+/* Run c2csim with @args, stderr on a pseudo-terminal, for 3 s, then SIGINT: what the
+ * terminal showed.  The run must end with 130. */
+static char *tty_run(const char *const *args)
 {
-	g_autofree char *tmp = su_tmpdir(), *out = g_build_filename(tmp, "res", NULL);
-	g_autofree char *scen = tu_src_path("sim/tests/data/hostile/slow-variants.yaml");
-	g_autofree char *seen = NULL, *quiet = NULL;
-	const char *loud[] = {"run", scen, "--out", out, NULL};
-	const char *hush[] = {"run", scen, "--out", out, "--quiet", NULL};
 	int master, slave, status, null = open("/dev/null", O_WRONLY | O_CLOEXEC);
 	pid_t pid;
+	char *seen;
 
 	ck_assert_int_eq(openpty(&master, &slave, NULL, NULL, NULL), 0);
-	pid = start(loud, null, slave);
+	pid = start(args, null, slave);
 	close(slave);
+	close(null);
 	g_usleep(3 * G_USEC_PER_SEC);
 	ck_assert_int_eq(kill(pid, SIGINT), 0);
 	seen = read_pty(master, pid, &status);
 	close(master);
 	ck_assert_int_eq(status, 130);
+	return seen;
+}
+
+/* Progress on stderr when it is a terminal and the run lasts over 2 s; none with --quiet. */
+START_TEST(interrupt_progress_on_terminal)
+{
+	g_autofree char *tmp = su_tmpdir(), *out = g_build_filename(tmp, "res", NULL);
+	g_autofree char *scen = tu_src_path("sim/tests/data/hostile/slow-variants.yaml");
+	const char *loud[] = {"run", scen, "--out", out, NULL};
+	const char *hush[] = {"run", scen, "--out", out, "--quiet", NULL};
+	g_autofree char *seen = tty_run(loud), *quiet = tty_run(hush);
+
 	ck_assert_msg(strstr(seen, "\rc2csim: first: ") && strstr(seen, " of 2000000.0 us "
 		      "simulated, ") && strstr(seen, " events, about ") && strstr(seen, " s left"),
 		      "%s", seen);
 	/* Erased before the last line. */
 	ck_assert_ptr_nonnull(strstr(seen, "\r\033[Kc2csim: incomplete results in "));
-
-	ck_assert_int_eq(openpty(&master, &slave, NULL, NULL, NULL), 0);
-	pid = start(hush, null, slave);
-	close(slave);
-	g_usleep(3 * G_USEC_PER_SEC);
-	ck_assert_int_eq(kill(pid, SIGINT), 0);
-	quiet = read_pty(master, pid, &status);
-	close(master);
-	close(null);
-	ck_assert_int_eq(status, 130);
 	ck_assert_ptr_null(strstr(quiet, "simulated"));
 	su_rm_rf(tmp);
 }
