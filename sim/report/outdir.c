@@ -369,7 +369,8 @@ static bool swap_two_renames(struct outdir *od)
 static bool swap_in(struct outdir *od)
 {
 #ifdef RENAME_EXCHANGE
-	if (!renameat2(AT_FDCWD, od->tmp, AT_FDCWD, od->path, RENAME_EXCHANGE)) {
+	if (!od->no_exchange &&
+	    !renameat2(AT_FDCWD, od->tmp, AT_FDCWD, od->path, RENAME_EXCHANGE)) {
 		/* The old results are at the temporary's name now. */
 		if (!moved_replaceable(od, od->tmp)) {
 			/* Not ours: exchange back; if even that fails, never remove it. */
@@ -381,7 +382,7 @@ static bool swap_in(struct outdir *od)
 		od->tmp_ours = false;
 		return true;
 	}
-	if (errno != ENOENT && errno != EINVAL && errno != ENOSYS)
+	if (!od->no_exchange && errno != ENOENT && errno != EINVAL && errno != ENOSYS)
 		return od_fail_errno(od, "cannot exchange with", od->path);
 #endif
 	return swap_two_renames(od);

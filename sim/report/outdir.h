@@ -37,6 +37,8 @@ struct outdir {
 	char *parent, *base;
 	char *tmp, *old;    /* the dot-prefixed siblings, with our pid */
 	bool tmp_ours;      /* tmp exists and holds what we wrote (removed by outdir_close) */
+	bool no_exchange;   /* swap with the two-rename fallback even where RENAME_EXCHANGE
+			     * works (set by tests, so the fallback is exercised everywhere) */
 	GPtrArray *files;   /* paths written under tmp, relative, for the marker */
 	char why[C2C_ERR_MAX]; /* the first failure's reason */
 };

@@ -342,6 +342,78 @@ START_TEST(hostile_killed_swap_recovered)
 }
 END_TEST
 
+/* Entries of @dir whose names start with a dot. */
+static int dot_entries(const char *dir)
+{
+	GDir *d = g_dir_open(dir, 0, NULL);
+	const char *name;
+	int n = 0;
+
+	ck_assert_ptr_nonnull(d);
+	while ((name = g_dir_read_name(d)))
+		n += name[0] == '.';
+	g_dir_close(d);
+	return n;
+}
+
+/* Start results in @dir through outdir (@no_exchange: the two-rename fallback): one file,
+ * report.txt holding @text.  Return: true, with @od ready for outdir_commit(). */
+static bool od_start(struct outdir *od, const char *dir, const char *text, bool no_exchange)
+{
+	g_autofree char *f = NULL;
+
+	od->no_exchange = no_exchange;
+	if (!outdir_open(od, dir))
+		return false;
+	f = g_build_filename(od->tmp, "report.txt", NULL);
+	ck_assert(g_file_set_contents(f, text, -1, NULL));
+	outdir_wrote(od, "report.txt");
+	return true;
+}
+
+/* Both swaps replace c2csim's own results and leave nothing beside them. */
+START_TEST(hostile_swap_replaces_own)
+{
+	g_autofree char *tmp = su_tmpdir(), *dir = g_build_filename(tmp, "res", NULL), *text = NULL;
+	struct outdir od = {0};
+
+	ck_assert_msg(od_start(&od, dir, "one", _i) && outdir_commit(&od), "%s", od.why);
+	outdir_close(&od);
+	ck_assert_msg(od_start(&od, dir, "two", _i) && outdir_commit(&od), "%s", od.why);
+	outdir_close(&od);
+	text = su_slurp(dir, "report.txt");
+	ck_assert_str_eq(text, "two");
+	ck_assert_int_eq(dot_entries(tmp), 0);
+	su_rm_rf(tmp);
+}
+END_TEST
+
+/* A foreign directory that appears at DIR while the run writes is put back, never removed:
+ * what was moved away is checked after the move. */
+START_TEST(hostile_swap_keeps_foreign)
+{
+	g_autofree char *tmp = su_tmpdir(), *dir = g_build_filename(tmp, "res", NULL);
+	g_autofree char *mine = g_build_filename(dir, "precious.c", NULL), *text = NULL;
+	g_autofree char *ours = g_build_filename(dir, "report.txt", NULL);
+	g_autofree char *want = g_strdup_printf("%s exists and was not written by c2csim (no "
+						".c2csim-results marker); refusing to replace it "
+						"(remove it, or choose another --out)", dir);
+	struct outdir od = {0};
+
+	ck_assert_msg(od_start(&od, dir, "new", _i), "%s", od.why);
+	ck_assert_int_eq(g_mkdir(dir, 0777), 0);
+	ck_assert(g_file_set_contents(mine, "int x;", -1, NULL));
+	ck_assert(!outdir_commit(&od));
+	ck_assert_str_eq(od.why, want);
+	outdir_close(&od);
+	text = su_slurp(dir, "precious.c");
+	ck_assert_str_eq(text, "int x;");
+	ck_assert(!g_file_test(ours, G_FILE_TEST_EXISTS));
+	ck_assert_int_eq(dot_entries(tmp), 0);
+	su_rm_rf(tmp);
+}
+END_TEST
+
 /* ---- inputs that are not regular files, or too large ---------------------------------- */
 
 START_TEST(hostile_inputs_not_regular)
@@ -408,6 +480,8 @@ static Suite *hostile_suite(void)
 	tcase_add_test(tc, hostile_output_checked_first);
 	tcase_add_test(tc, hostile_stale_leftovers_cleaned);
 	tcase_add_test(tc, hostile_killed_swap_recovered);
+	tcase_add_loop_test(tc, hostile_swap_replaces_own, 0, 2);
+	tcase_add_loop_test(tc, hostile_swap_keeps_foreign, 0, 2);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("inputs");
 	tcase_add_test(tc, hostile_inputs_not_regular);
