@@ -83,6 +83,9 @@ START_TEST(output_write_files)
 	ck_assert_str_eq(yt_get(sum, "c2csim_version")->str, "0.1.0");
 	ck_assert_str_eq(yt_get(sum, "scenario")->str, "two-counters");
 	ck_assert_str_eq(yt_get(sum, "seed")->str, "7");
+	ck_assert_str_eq(yt_get(sum, "complete")->str, "true");
+	ck_assert_str_eq(yt_get(yt_get(yt_get(sum, "variants"), "default"), "complete")->str,
+			 "true");
 	n = yt_get(yt_get(yt_get(sum, "variants"), "default"), "lines");
 	ck_assert_int_eq(n->kind, YT_SEQ);
 	/* The counter is the hottest line; every registry counter is there, by its key. */
