@@ -162,11 +162,14 @@ static bool pid_alive(long pid)
 static long leftover_pid(const struct outdir *od, const char *name, const char *kind)
 {
 	g_autofree char *prefix = g_strdup_printf(".%s.%s-", od->base, kind);
-	const char *digits = name + strlen(prefix);
+	const char *digits;
 	char *end;
 	long pid;
 
-	if (!g_str_has_prefix(name, prefix) || !g_ascii_isdigit(*digits))
+	if (!g_str_has_prefix(name, prefix))
+		return 0;
+	digits = name + strlen(prefix);
+	if (!g_ascii_isdigit(*digits))
 		return 0;
 	pid = strtol(digits, &end, 10);
 	return *end ? 0 : pid;
