@@ -9,7 +9,7 @@
  *   c2csim --help | --version
  *
  * Exit status: 0 success, 1 the simulation failed (an invariant violation), 2 bad input or
- * usage.  Errors are one line on stderr: `file:line:col: what is wrong (what was expected)`.
+ * usage, 128 + signal when SIGINT or SIGTERM stopped a run (runwatch.h).  Errors are one line on stderr: `file:line:col: what is wrong (what was expected)`.
  */
 #include <glib.h>
 #include <stdio.h>
@@ -47,7 +47,8 @@ static const char usage[] =
 	"  --help                    this text\n"
 	"  --version                 the version\n"
 	"\n"
-	"exit status: 0 success, 1 simulation failure, 2 bad input or usage\n";
+	"exit status: 0 success, 1 simulation failure, 2 bad input or usage, 130 / 143 interrupted\n"
+	"by SIGINT / SIGTERM (the results so far are written, marked complete: false)\n";
 
 int main(int argc, char **argv)
 {
