@@ -342,20 +342,6 @@ START_TEST(hostile_killed_swap_recovered)
 }
 END_TEST
 
-/* Entries of @dir whose names start with a dot. */
-static int dot_entries(const char *dir)
-{
-	GDir *d = g_dir_open(dir, 0, NULL);
-	const char *name;
-	int n = 0;
-
-	ck_assert_ptr_nonnull(d);
-	while ((name = g_dir_read_name(d)))
-		n += name[0] == '.';
-	g_dir_close(d);
-	return n;
-}
-
 /* Start results in @dir through outdir (@no_exchange: the two-rename fallback): one file,
  * report.txt holding @text.  Return: true, with @od ready for outdir_commit(). */
 static bool od_start(struct outdir *od, const char *dir, const char *text, bool no_exchange)
@@ -383,7 +369,7 @@ START_TEST(hostile_swap_replaces_own)
 	outdir_close(&od);
 	text = su_slurp(dir, "report.txt");
 	ck_assert_str_eq(text, "two");
-	ck_assert_int_eq(dot_entries(tmp), 0);
+	ck_assert_int_eq(su_dot_entries(tmp), 0);
 	su_rm_rf(tmp);
 }
 END_TEST
@@ -409,7 +395,7 @@ START_TEST(hostile_swap_keeps_foreign)
 	text = su_slurp(dir, "precious.c");
 	ck_assert_str_eq(text, "int x;");
 	ck_assert(!g_file_test(ours, G_FILE_TEST_EXISTS));
-	ck_assert_int_eq(dot_entries(tmp), 0);
+	ck_assert_int_eq(su_dot_entries(tmp), 0);
 	su_rm_rf(tmp);
 }
 END_TEST

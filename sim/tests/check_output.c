@@ -10,6 +10,7 @@
 #include "report/output.h"
 #include "report/report.h"
 #include "report_fixture.h"
+#include "spawn_util.h"
 #include "testutil.h"
 
 /* ---- output_write ------------------------------------------------------------------------ */
@@ -32,20 +33,6 @@ static char *write_results(struct fix *fx, const char *name, const char *report)
 	ck_assert_msg(output_write(out, fx->sc, runs, 1, report, &err), "%s", err.msg);
 	ck_assert(!err.set);
 	return out;
-}
-
-/* Entries of @dir whose names start with a dot. */
-static int dot_entries(const char *dir)
-{
-	GDir *d = g_dir_open(dir, 0, NULL);
-	const char *name;
-	int n = 0;
-
-	ck_assert_ptr_nonnull(d);
-	while ((name = g_dir_read_name(d)))
-		n += name[0] == '.';
-	g_dir_close(d);
-	return n;
 }
 
 START_TEST(output_write_files)
@@ -103,9 +90,9 @@ START_TEST(output_write_files)
 	ck_assert_uint_eq(n->len, x);
 	yt_free(sum);
 	g_free(path);
-	ck_assert_int_eq(dot_entries(fx->dir), 0);
+	ck_assert_int_eq(su_dot_entries(fx->dir), 0);
 	path = g_build_filename(fx->dir, "deep", "er", NULL);
-	ck_assert_int_eq(dot_entries(path), 0);
+	ck_assert_int_eq(su_dot_entries(path), 0);
 	g_free(path);
 	g_free(out);
 	fix_free(fx);
@@ -249,7 +236,7 @@ START_TEST(output_write_replace)
 	text = slurp(out, "report.txt");
 	ck_assert_str_eq(text, "second\n");
 	ck_assert(g_file_test(junk, G_FILE_TEST_IS_REGULAR));
-	ck_assert_int_eq(dot_entries(fx->dir), 0);
+	ck_assert_int_eq(su_dot_entries(fx->dir), 0);
 	g_free(text);
 	g_free(junk);
 	g_free(out);
@@ -270,7 +257,7 @@ START_TEST(output_write_unwritable)
 	ck_assert(err.set);
 	want = g_strdup_printf("cannot write results to %s: %s is not a directory", out, file);
 	ck_assert_str_eq(err.msg, want);
-	ck_assert_int_eq(dot_entries(fx->dir), 0);
+	ck_assert_int_eq(su_dot_entries(fx->dir), 0);
 	g_free(want);
 	g_free(out);
 	g_free(file);
@@ -294,7 +281,7 @@ START_TEST(output_write_refuses_foreign_dir)
 			       "it, or choose another --out)", out, out);
 	ck_assert_str_eq(err.msg, want);
 	ck_assert(g_file_test(keep, G_FILE_TEST_IS_REGULAR));
-	ck_assert_int_eq(dot_entries(fx->dir), 0);
+	ck_assert_int_eq(su_dot_entries(fx->dir), 0);
 	g_free(want);
 	g_free(keep);
 	g_free(out);
@@ -313,7 +300,7 @@ START_TEST(output_write_missing_scenario)
 	ck_assert(!output_write(out, fx->sc, runs, 1, "r", &err));
 	ck_assert_msg(strstr(err.msg, "cannot copy the scenario file: "), "%s", err.msg);
 	ck_assert(!g_file_test(out, G_FILE_TEST_EXISTS));
-	ck_assert_int_eq(dot_entries(fx->dir), 0);
+	ck_assert_int_eq(su_dot_entries(fx->dir), 0);
 	g_free(out);
 	fix_free(fx);
 }

@@ -136,6 +136,20 @@ static inline void su_assert_bad_input(const struct run *r, const char *prefix, 
 	ck_assert_str_eq(r->out, "");
 }
 
+/* Entries of @dir whose names start with a dot (leftover temporaries). */
+static inline int su_dot_entries(const char *dir)
+{
+	GDir *d = g_dir_open(dir, 0, NULL);
+	const char *name;
+	int n = 0;
+
+	ck_assert_ptr_nonnull(d);
+	while ((name = g_dir_read_name(d)))
+		n += name[0] == '.';
+	g_dir_close(d);
+	return n;
+}
+
 static inline double su_seconds(void)
 {
 	struct timespec ts;
