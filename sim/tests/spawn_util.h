@@ -1,6 +1,7 @@
 /*
  * spawn_util.h - running the c2csim program from a test, in a directory of the test's
- * choosing, and looking at what it left on disk (check_hostile.c, check_interrupt.c).
+ * choice, and looking at what it left on disk (check_hostile.c, check_interrupt.c,
+ * check_output.c).
  */
 #ifndef C2C_SPAWN_UTIL_H
 #define C2C_SPAWN_UTIL_H
