@@ -11,10 +11,12 @@
 #include "mem/protocol.h"
 #include "report/expect.h"
 #include "report/headline.h"
+#include "report/outdir.h"
 #include "report/output.h"
 #include "report/verdict.h"
 #include "report/report.h"
 #include "scenario/run.h"
+#include "scenario/runwatch.h"
 #include "scenario/scenario.h"
 
 struct run_args {
@@ -147,6 +149,27 @@ static bool load_answer(struct run_args *a, const struct scenario *sc, struct hl
 	       verdict_opts_load(vo, sc, err);
 }
 
+/* The report text: the answer first (verdict_report); an interrupted run's first line says
+ * where it stopped.  NULL with @err set on an internal error. */
+static char *make_report(const struct scenario *sc, struct run_result **runs, uint32_t nr,
+			 int signo, const struct verdict_opts *vo, const struct expect_set *es,
+			 bool brief, uint32_t *failed, struct c2c_err *err)
+{
+	g_autofree char *body = verdict_report(sc, runs, nr, vo, es, brief, failed, NULL, err);
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	if (!body)
+		return NULL;
+	f = open_memstream(&text, &len);
+	if (!output_complete(sc, runs, nr))
+		output_incomplete_line(f, sc, runs, nr, runwatch_signame(signo));
+	fputs(body, f);
+	fclose(f);
+	return text;
+}
+
 static int run_scenario(struct run_args *a, struct c2c_err *err)
 {
 	g_autofree char *path = a->scenario ? g_strdup(a->scenario)
@@ -157,39 +180,44 @@ static int run_scenario(struct run_args *a, struct c2c_err *err)
 	struct verdict_opts vo;
 	struct scenario *sc;
 	struct run_result **runs;
-	uint32_t failed = 0;
-	int status = 0;
+	uint32_t failed = 0, nr = 0;
+	int status = 0, signo;
 
 	sc = scenario_load_only(path, (struct override *)(void *)a->ov->data, a->ov->len,
 				a->seed_set, a->seed, (const char *const *)a->variants, err);
 	if (!sc)
 		return 2;
-	if (!load_answer(a, sc, &hs, &es, &vo, err)) {
+	out = a->out ? g_strdup(a->out) : g_build_filename("results", sc->name, NULL);
+	/* Everything that can be refused is refused before simulating, not after. */
+	if (!load_answer(a, sc, &hs, &es, &vo, err) || !outdir_check(out, err)) {
 		hl_set_free(&hs);
 		expect_set_free(&es);
 		scenario_free(sc);
 		return 2;
 	}
 	runs = g_new0(struct run_result *, sc->nr_variants);
-	for (uint32_t i = 0; i < sc->nr_variants && !status; i++)
-		if (!(runs[i] = run_variant(sc, i, a->check, err)))
+	runwatch_begin(!a->quiet);
+	for (; nr < sc->nr_variants && !status && !runwatch_signal(); nr++)
+		if (!(runs[nr] = run_variant(sc, nr, a->check, err)))
 			status = 1;
-	if (!status && !(text = verdict_report(sc, runs, sc->nr_variants, &vo, &es, a->brief,
-					       &failed, NULL, err)))
+	signo = runwatch_end();
+	if (!status && !(text = make_report(sc, runs, nr, signo, &vo, &es, a->brief, &failed,
+					    err)))
 		status = 1;
 	if (!status) {
-		out = a->out ? g_strdup(a->out) : g_build_filename("results", sc->name, NULL);
-		if (!output_write(out, sc, runs, sc->nr_variants, text, err))
+		if (!output_write(out, sc, runs, nr, text, err))
 			status = 2;
+		else if (!output_complete(sc, runs, nr))
+			status = 128 + signo; /* 130 for SIGINT, 143 for SIGTERM */
 	}
-	if (!status && !a->quiet)
+	if ((!status || status > 128) && !a->quiet)
 		fputs(text, stdout);
 	/* stdout first: in a captured log the stderr lines must not land inside the report. */
 	fflush(stdout);
-	if (!status)
-		fprintf(stderr, "c2csim: results in %s\n", out);
+	if (!status || status > 128)
+		fprintf(stderr, "c2csim: %sresults in %s\n", status ? "incomplete " : "", out);
 	if (!status && a->expect && failed) {
-		g_free(verdict_report(sc, runs, sc->nr_variants, &vo, &es, true, NULL, stderr, err));
+		g_free(verdict_report(sc, runs, nr, &vo, &es, true, NULL, stderr, err));
 		status = 1;
 	}
 	for (uint32_t i = 0; i < sc->nr_variants; i++)

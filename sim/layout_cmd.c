@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "c2csim_config.h"
+#include "core/infile.h"
 #include "layout/layout_check.h"
 #include "layout/layout_lib.h"
 #include "layout/pahole.h"
@@ -132,7 +133,7 @@ static const struct layout *load_arg(struct layout_lib *lib, const char *arg,
 static int cmd_import(const struct lopts *o, struct layout_lib *lib, struct c2c_err *err)
 {
 	g_autofree char *text = NULL;
-	g_autoptr(GError) gerr = NULL;
+	char why[INFILE_WHY_MAX];
 	struct layout *l;
 	FILE *f = stdout;
 	g_autofree char *tmp = NULL;
@@ -143,9 +144,9 @@ static int cmd_import(const struct lopts *o, struct layout_lib *lib, struct c2c_
 		return 2;
 	}
 	in = o->args->pdata[0];
-	if (!g_file_get_contents(in, &text, NULL, &gerr)) {
-		err_setf(err, "%s:1:1: cannot read: %s (expected pahole -C output)", in,
-			 gerr->message);
+	if (!infile_read(in, INFILE_MAX_PAHOLE, &text, NULL, why)) {
+		err_setf(err, "%s:1:1: %s (expected pahole -C output, a regular file of at most "
+			 "%zu MiB)", in, why, INFILE_MIB(INFILE_MAX_PAHOLE));
 		return 2;
 	}
 	if (!(l = pahole_parse(in, text, err)))

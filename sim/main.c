@@ -7,8 +7,9 @@
  *   c2csim --man                          the man page c2csim.1 (roff), built by meson
  *
  * Exit status: 0 success, 1 the simulation failed (an invariant violation) or a check or
- * comparison failed, 2 bad input or usage.  Errors are one line on stderr:
- * `file:line:col: what is wrong (what was expected)`, or `c2csim CMD: --opt ...` for options.
+ * comparison failed, 2 bad input or usage, 128 + signal when SIGINT or SIGTERM stopped a run
+ * (runwatch.h: the results so far are written, marked complete: false).  Errors are one line
+ * on stderr: `file:line:col: what is wrong (what was expected)`, or `c2csim CMD: --opt ...`.
  */
 #include <glib.h>
 #include <stdio.h>
@@ -31,7 +32,8 @@ static const struct cli_cmd *const commands[] = {
 static const char man_tail[] =
 	".SH EXIT STATUS\n"
 	"0 success; 1 the simulation failed (an invariant violation), an assertion, expectation "
-	"or comparison failed; 2 bad input or usage.\n"
+	"or comparison failed; 2 bad input or usage; 130 / 143 a run interrupted by SIGINT / "
+	"SIGTERM (the results so far are written, marked complete: false).\n"
 	".SH DIAGNOSTICS\n"
 	"Bad input is reported as one line on standard error, "
 	"\\fIfile\\fR:\\fIline\\fR:\\fIcol\\fR: what is wrong (what was expected), "

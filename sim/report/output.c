@@ -10,11 +10,13 @@
 #include <unistd.h>
 
 #include "c2csim_config.h"
+#include "core/infile.h"
+#include "report/outdir.h"
 #include "path/interp.h"
 #include "report/headline.h"
 #include "report/report.h"
 
-/* Everything one output_write() call needs; why[] holds the first failure's reason. */
+/* Everything one output_write() call needs. */
 struct wctx {
 	const struct scenario *sc;
 	struct run_result *const *runs;
@@ -22,9 +24,7 @@ struct wctx {
 	const char *report_text;
 	char *scenario_text;  /* the scenario file, read before anything is created */
 	size_t scenario_len;
-	char *path;           /* DIR without trailing slashes */
-	char *tmp, *old;      /* the dot-prefixed siblings */
-	char why[C2C_ERR_MAX];
+	struct outdir od;     /* the directory being written; od.why holds the first failure */
 };
 
 /* Record "@what @path: strerror(errno)" unless a reason is already there.  Return: false. */
@@ -32,8 +32,8 @@ static bool fail_errno(struct wctx *w, const char *what, const char *path)
 {
 	int e = errno;
 
-	if (!w->why[0])
-		snprintf(w->why, sizeof(w->why), "%s %s: %s", what, path, g_strerror(e));
+	if (!w->od.why[0])
+		snprintf(w->od.why, sizeof(w->od.why), "%s %s: %s", what, path, g_strerror(e));
 	return false;
 }
 
@@ -277,7 +277,7 @@ static void summary_variant(FILE *f, const struct scenario *sc, const struct run
 	report_totals(r->mem, tot);
 	fputs("  ", f);
 	y_str(f, r->variant ? r->variant : "default");
-	fputs(":\n    machine: ", f);
+	fprintf(f, ":\n    complete: %s\n    machine: ", r->interrupted ? "false" : "true");
 	y_str(f, r->mc && r->mc->name ? r->mc->name : "-");
 	fprintf(f, "\n    seed: %" PRIu64 "\n", v ? v->seed : 0);
 	fprintf(f, "    sim_time_ps: %" PRIu64 "\n", (uint64_t)r->sim_time);
@@ -302,6 +302,34 @@ static void summary_variant(FILE *f, const struct scenario *sc, const struct run
 	summary_lines(f, r);
 }
 
+bool output_complete(const struct scenario *sc, struct run_result *const *runs, uint32_t nr)
+{
+	for (uint32_t i = 0; i < nr; i++)
+		if (runs[i]->interrupted)
+			return false;
+	return !sc || nr >= sc->nr_variants;
+}
+
+void output_incomplete_line(FILE *f, const struct scenario *sc, struct run_result *const *runs,
+			    uint32_t nr, const char *why)
+{
+	const struct run_result *last = nr ? runs[nr - 1] : NULL;
+
+	fprintf(f, "INCOMPLETE (complete: false): interrupted by %s", why);
+	if (last && last->interrupted) {
+		const struct variant *v = run_variant_of(sc, last, nr - 1);
+
+		fprintf(f, " in variant %s at %.3f us", last->variant ? last->variant : "default",
+			(double)last->sim_time / 1e6);
+		if (v && v->end_time)
+			fprintf(f, " of %.3f us", (double)v->end_time / 1e6);
+		fputs(" simulated", f);
+	}
+	for (uint32_t i = nr; sc && i < sc->nr_variants; i++)
+		fprintf(f, "%s%s", i == nr ? "; not run: " : ", ", sc->v[i].name);
+	fputc('\n', f);
+}
+
 static void write_summary(FILE *f, const struct wctx *w, const void *arg)
 {
 	const struct variant *v0 = w->nr ? run_variant_of(w->sc, w->runs[0], 0) : NULL;
@@ -313,6 +341,7 @@ static void write_summary(FILE *f, const struct wctx *w, const void *arg)
 	fputs("\nscenario_file: ", f);
 	y_str(f, w->sc && w->sc->path ? w->sc->path : "");
 	fprintf(f, "\nseed: %" PRIu64 "\n", v0 ? v0->seed : 0);
+	fprintf(f, "complete: %s\n", output_complete(w->sc, w->runs, w->nr) ? "true" : "false");
 	fputs(w->nr ? "variants:\n" : "variants: {}\n", f);
 	for (uint32_t i = 0; i < w->nr; i++)
 		summary_variant(f, w->sc, w->runs[i], run_variant_of(w->sc, w->runs[i], i));
@@ -468,7 +497,7 @@ typedef void (*fill_fn)(FILE *f, const struct wctx *w, const void *arg);
 /* Create @name under the temporary directory with @fill's output, flushed to disk. */
 static bool write_file(struct wctx *w, const char *name, fill_fn fill, const void *arg)
 {
-	char *path = g_build_filename(w->tmp, name, NULL);
+	char *path = g_build_filename(w->od.tmp, name, NULL);
 	FILE *f = fopen(path, "w");
 	bool ok;
 
@@ -483,6 +512,7 @@ static bool write_file(struct wctx *w, const char *name, fill_fn fill, const voi
 		fail_errno(w, "cannot write", path);
 	if (fclose(f) && ok)
 		ok = fail_errno(w, "cannot write", path);
+	outdir_wrote(&w->od, name);
 	g_free(path);
 	return ok;
 }
@@ -502,7 +532,7 @@ static char *param_file_name(const char *name)
 
 static bool write_all(struct wctx *w)
 {
-	char *params = g_build_filename(w->tmp, "params", NULL);
+	char *params = g_build_filename(w->od.tmp, "params", NULL);
 	bool ok = write_file(w, "summary.yaml", write_summary, NULL) &&
 		  write_file(w, "lines.csv", write_lines_csv, NULL) &&
 		  write_file(w, "offsets.csv", write_offsets_csv, NULL) &&
@@ -524,110 +554,15 @@ static bool write_all(struct wctx *w)
 	return ok;
 }
 
-/* ------------------------------------------------------------------ the directory dance */
-
-/* Remove @path and everything under it; symlinks are removed, never followed.  Best effort:
- * it only cleans up after us. */
-static void rm_tree(const char *path)
-{
-	struct stat st;
-
-	if (lstat(path, &st))
-		return;
-	if (S_ISDIR(st.st_mode)) {
-		GDir *d = g_dir_open(path, 0, NULL);
-		const char *name;
-
-		while (d && (name = g_dir_read_name(d))) {
-			char *child = g_build_filename(path, name, NULL);
-
-			rm_tree(child);
-			g_free(child);
-		}
-		if (d)
-			g_dir_close(d);
-		rmdir(path);
-	} else {
-		unlink(path);
-	}
-}
-
-/* May the existing @path be replaced?  Only a directory that is empty or holds results. */
-static bool replaceable(struct wctx *w, const struct stat *st)
-{
-	char *summary = g_build_filename(w->path, "summary.yaml", NULL);
-	GDir *d = NULL;
-	bool ok = S_ISDIR(st->st_mode) &&
-		  (g_file_test(summary, G_FILE_TEST_EXISTS) ||
-		   ((d = g_dir_open(w->path, 0, NULL)) && !g_dir_read_name(d)));
-
-	if (d)
-		g_dir_close(d);
-	g_free(summary);
-	if (!ok)
-		snprintf(w->why, sizeof(w->why), "%s exists and is not a results directory "
-			 "(no summary.yaml); refusing to replace it", w->path);
-	return ok;
-}
-
-/* Set up the names: DIR without trailing slashes, its parent, the two dot-siblings. */
-static bool plan(struct wctx *w, const char *dir)
-{
-	char *parent, *base;
-	size_t len = strlen(dir);
-	struct stat st;
-	bool ok;
-
-	while (len > 1 && dir[len - 1] == '/')
-		len--;
-	w->path = g_strndup(dir, len);
-	parent = g_path_get_dirname(w->path);
-	base = g_path_get_basename(w->path);
-	ok = *base && strcmp(base, ".") && strcmp(base, "..") && strcmp(base, "/");
-	if (!ok) {
-		snprintf(w->why, sizeof(w->why), "not a directory name one can replace");
-	} else if (!lstat(w->path, &st) && !replaceable(w, &st)) {
-		ok = false; /* checked before any work; swap_in() then only moves it away */
-	} else {
-		w->tmp = g_strdup_printf("%s/.%s.tmp-%ld", parent, base, (long)getpid());
-		w->old = g_strdup_printf("%s/.%s.old-%ld", parent, base, (long)getpid());
-		if (g_mkdir_with_parents(parent, 0777))
-			ok = fail_errno(w, "cannot create directory", parent);
-	}
-	g_free(parent);
-	g_free(base);
-	return ok;
-}
-
-/* Move the finished temporary directory to DIR, the old DIR (if any) out of the way first. */
-static bool swap_in(struct wctx *w)
-{
-	struct stat st;
-	bool existed = !lstat(w->path, &st);
-
-	if (existed && rename(w->path, w->old))
-		return fail_errno(w, "cannot move away", w->path);
-	if (rename(w->tmp, w->path)) {
-		fail_errno(w, "cannot rename to", w->path);
-		if (existed)
-			rename(w->old, w->path); /* put the old results back */
-		return false;
-	}
-	if (existed)
-		rm_tree(w->old);
-	return true;
-}
-
 static bool read_scenario(struct wctx *w)
 {
-	GError *gerr = NULL;
+	char why[INFILE_WHY_MAX];
 
 	if (!w->sc || !w->sc->path)
 		return true;
-	if (g_file_get_contents(w->sc->path, &w->scenario_text, &w->scenario_len, &gerr))
+	if (infile_read(w->sc->path, INFILE_MAX_YAML, &w->scenario_text, &w->scenario_len, why))
 		return true;
-	snprintf(w->why, sizeof(w->why), "cannot copy the scenario file: %s", gerr->message);
-	g_error_free(gerr);
+	snprintf(w->od.why, sizeof(w->od.why), "cannot copy the scenario file: %s", why);
 	return false;
 }
 
@@ -635,24 +570,12 @@ bool output_write(const char *dir, const struct scenario *sc, struct run_result 
 		  uint32_t nr, const char *report_text, struct c2c_err *err)
 {
 	struct wctx w = {.sc = sc, .runs = runs, .nr = nr, .report_text = report_text};
-	bool ok = read_scenario(&w) && plan(&w, dir);
+	bool ok = read_scenario(&w) && outdir_open(&w.od, dir) && write_all(&w) &&
+		  outdir_commit(&w.od);
 
-	if (ok) {
-		/* Leftovers of a crashed run that had our pid. */
-		rm_tree(w.tmp);
-		rm_tree(w.old);
-		if (mkdir(w.tmp, 0777))
-			ok = fail_errno(&w, "cannot create directory", w.tmp);
-		else
-			ok = write_all(&w) && swap_in(&w);
-		if (!ok)
-			rm_tree(w.tmp);
-	}
 	if (!ok)
-		err_setf(err, "cannot write results to %s: %s", dir, w.why);
+		err_setf(err, "cannot write results to %s: %s", dir, w.od.why);
 	g_free(w.scenario_text);
-	g_free(w.path);
-	g_free(w.tmp);
-	g_free(w.old);
+	outdir_close(&w.od);
 	return ok;
 }

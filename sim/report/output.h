@@ -16,6 +16,7 @@
  *   report.txt         the stdout report, verbatim
  *   scenario.yaml      a verbatim copy of the scenario file
  *   params/NAME.yaml   the effective parameter tree each variant ran with (overrides applied)
+ *   .c2csim-results    the marker: c2csim's version and the files above (outdir.h)
  *
  * CSV and YAML keys come from the statistics registry (lstat_info, ostat_info), never retyped,
  * so a new counter appears in every file at once.  Row order is first-touch order of the
@@ -28,8 +29,10 @@
  *   scenario: NAME
  *   scenario_file: PATH
  *   seed: N                         # the first variant's seed
+ *   complete: true                  # false: interrupted, the results so far
  *   variants:
  *     NAME:
+ *       complete: true
  *       machine: skylake-sp-2s
  *       seed: N
  *       sim_time_ps: N
@@ -72,17 +75,19 @@
  * object the line starts in ("-" for none) and `line` the 64-byte line index inside it
  * (-1 for none).
  *
- * Atomicity: everything is written into `<parent>/.<name>.tmp-<pid>`, then renamed into
- * place; an existing DIR is first renamed to `<parent>/.<name>.old-<pid>` and removed after
- * the new one is in.  A crash leaves at most those dot-directories, never a half-written DIR.
- * An existing DIR is replaced only when it looks like results (it holds summary.yaml) or is
- * empty: a mistyped `-o ~/src` must not be deleted.
+ * `complete` (top level and per variant) is true unless the run was interrupted (SIGINT or
+ * SIGTERM, see runwatch.h): then the interrupted variant says false with the simulated time
+ * it reached, variants not started are absent, and report.txt starts with an INCOMPLETE line.
+ *
+ * The directory itself (which DIR may be replaced, the marker file .c2csim-results, the
+ * atomic swap and the cleanup after killed runs) is outdir.h's.
  */
 #ifndef C2C_OUTPUT_H
 #define C2C_OUTPUT_H
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "core/err.h"
 #include "scenario/run.h"
@@ -95,7 +100,7 @@
  * output_write - write the results directory @dir for @runs[0..nr) of @sc, where runs[i] is
  * the result of the variant named runs[i]->variant (else of sc->v[i]), and @report_text is
  * the stdout report (NULL: empty report.txt).  Missing parents of @dir are created; an
- * existing results directory @dir is replaced as a whole.  scenario.yaml is copied from
+ * existing @dir is replaced as a whole when outdir.h's rules allow it, else refused.  scenario.yaml is copied from
  * sc->path (skipped when sc->path is NULL).
  * Return: true on success; false with @err set to "cannot write results to DIR: reason" and
  * nothing left behind (the temporary directory is removed; an old DIR is kept or restored).
@@ -107,5 +112,13 @@ bool output_write(const char *dir, const struct scenario *sc, struct run_result 
 /* output_summary - the summary.yaml text output_write() writes, to @f.  Can't fail. */
 void output_summary(FILE *f, const struct scenario *sc, struct run_result *const *runs,
 		    uint32_t nr);
+/* output_complete - did @runs[0..nr) run to their end, every variant of @sc (NULL: any)?
+ * False when a run was interrupted (run_result.interrupted) or variants were not run. */
+bool output_complete(const struct scenario *sc, struct run_result *const *runs, uint32_t nr);
+
+/* output_incomplete_line - the report's first line for an incomplete run, stopped by @why
+ * ("SIGINT"): where the last run stopped and which variants did not run. */
+void output_incomplete_line(FILE *f, const struct scenario *sc, struct run_result *const *runs,
+			    uint32_t nr, const char *why);
 
 #endif

@@ -14,6 +14,7 @@
 
 #include "core/evq.h"
 #include "core/rng.h"
+#include "scenario/runwatch.h"
 #include "scenario/scenario.h"
 
 struct thread {
@@ -178,10 +179,18 @@ struct run_result *run_variant(const struct scenario *sc, uint32_t vi, bool chec
 			evq_push(sim.q, 0, thread_step, &th[n], 0);
 		}
 	}
-	while (!sim.mem->failed && evq_pop(sim.q, &ev))
+	while (!sim.mem->failed && evq_pop(sim.q, &ev)) {
 		ev.fn(&sim, ev.data, ev.arg);
+		/* The host's watch (runwatch.h): a signal stops the run between two events. */
+		if (!(sim.q->dispatched % RUNWATCH_EVENTS) &&
+		    runwatch_poll(v->name, evq_now(sim.q), v->end_time, sim.q->dispatched)) {
+			r->interrupted = true;
+			break;
+		}
+	}
 	r->events = sim.q->dispatched;
-	r->sim_time = sim.cut && v->end_time > sim.end ? v->end_time : sim.end;
+	r->sim_time = r->interrupted ? evq_now(sim.q)
+		    : sim.cut && v->end_time > sim.end ? v->end_time : sim.end;
 	evq_free(sim.q);
 	g_free(sim.cpu_shared);
 	for (uint32_t i = 0; sim.world && i < nr_threads; i++)

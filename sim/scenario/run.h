@@ -33,7 +33,8 @@ struct run_result {
 	struct mem *mem;           /* caches, directory and all statistics (owned) */
 	char **site_names;         /* code sites: "inc:0 locked_rmw counter+0" (shared, not owned) */
 	uint32_t nr_sites;
-	simtime_t sim_time;        /* simulated time at the end, ps */
+	simtime_t sim_time;        /* simulated time at the end (reached, when interrupted), ps */
+	bool interrupted;          /* stopped early by SIGINT/SIGTERM (runwatch.h): incomplete */
 	uint64_t events;           /* events dispatched */
 	struct actor_result *actors;
 	uint32_t nr_actors;

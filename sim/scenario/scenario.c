@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "c2csim_config.h"
+#include "core/fname.h"
 #include "layout/layout_lib.h"
 #include "scenario/scenario_int.h"
 
@@ -236,14 +237,15 @@ static bool apply_variant_set(struct yt_node *root, const struct yt_node *set, c
 	return true;
 }
 
-static bool valid_variant_name(const char *s)
+/* Why @s cannot name a variant (it names params/NAME.yaml), or NULL. */
+static const char *variant_name_why(const char *s)
 {
-	if (!*s)
-		return false;
-	for (; *s; s++)
+	const char *why = fname_why(s);
+
+	for (; !why && *s; s++)
 		if (!g_ascii_isalnum(*s) && !strchr("_.-", *s))
-			return false;
-	return true;
+			why = "holds a character other than a letter, digit, '_', '.' or '-'";
+	return why;
 }
 
 /* The scenario's default name: the file name without directory and .yaml. */
@@ -256,6 +258,28 @@ static char *base_name(const char *path)
 	return b;
 }
 
+/* The scenario's name, from `name:` or the file name; it names the results directory. */
+static bool scenario_name(struct scenario *sc, const struct yt_node *root, const char *path,
+			  struct c2c_err *err)
+{
+	const struct yt_node *k = yt_get(root, "name");
+	const char *name, *why;
+
+	if (k && !yt_str(k, "name", &name, err))
+		return false;
+	sc->name = k ? g_strdup(name) : base_name(path);
+	if (!(why = fname_why(sc->name)))
+		return true;
+	if (k)
+		err_set(err, k->mark, "name: not a plain file name: it %s (expected %s)", why,
+			FNAME_EXPECTED);
+	else
+		err_set(err, (struct c2c_mark){path, 1, 1}, "the scenario file's name is not a "
+			"plain file name: it %s (expected a name: key, or a file named as %s)", why,
+			FNAME_EXPECTED);
+	return false;
+}
+
 /* Build variant @v from the base tree: copy, the variant's own set, then --set and --seed. */
 static bool make_variant(struct scenario *sc, struct variant *v, const struct yt_node *base,
 			 const struct yt_node *vnode, uint32_t i, const struct override *ov,
@@ -264,7 +288,7 @@ static bool make_variant(struct scenario *sc, struct variant *v, const struct yt
 {
 	static const char *const keys[] = {"name", "description", "set", NULL};
 	char what[64];
-	const char *name = "default";
+	const char *name = "default", *why;
 	struct yt_node *k;
 
 	v->tree = yt_copy(base);
@@ -273,9 +297,10 @@ static bool make_variant(struct scenario *sc, struct variant *v, const struct yt
 		if (!yt_expect_map(vnode, what, keys, err) ||
 		    !(k = yt_require(vnode, "name", what, err)) || !yt_str(k, what, &name, err))
 			return false;
-		if (!valid_variant_name(name)) {
-			err_set(err, k->mark, "%s: bad variant name '%s' (expected letters, digits, "
-				"'_', '.' or '-')", what, name);
+		if ((why = variant_name_why(name))) {
+			err_set(err, k->mark, "%s: bad variant name: it %s (expected 1 to %d "
+				"letters, digits, '_', '.' or '-', not starting with '.')", what, why,
+				FNAME_MAX);
 			return false;
 		}
 		for (uint32_t j = 0; j + 1 < sc->nr_variants; j++) /* those made before */
@@ -348,9 +373,8 @@ struct scenario *scenario_load_only(const char *path, const struct override *ov,
 {
 	struct scenario *sc = g_new0(struct scenario, 1);
 	g_autofree char *dir = g_path_get_dirname(path);
-	struct yt_node *root = yt_load_file(path, err), *vars, *k;
+	struct yt_node *root = yt_load_file(path, err), *vars;
 	bool ok = root != NULL;
-	const char *name;
 
 	sc->path = g_strdup(path);
 	if (ok && root->kind != YT_MAP) {
@@ -358,11 +382,7 @@ struct scenario *scenario_load_only(const char *path, const struct override *ov,
 		ok = false;
 	}
 	ok = ok && apply_overrides(root, ov, nr_ov, true, err) && graft_machine(root, dir, err);
-	if (ok && (k = yt_get(root, "name")) && yt_str(k, "name", &name, err))
-		sc->name = g_strdup(name);
-	else if (ok && !err->set)
-		sc->name = base_name(path);
-	ok = ok && !err->set;
+	ok = ok && scenario_name(sc, root, path, err);
 	vars = ok ? yt_get(root, "variants") : NULL;
 	if (vars && (!yt_expect_seq(vars, "variants", err) || !vars->len)) {
 		if (!err->set)

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "c2csim_config.h"
+#include "core/infile.h"
 #include "layout/layout_lib.h"
 #include "scenario/scenario_int.h"
 
@@ -343,7 +344,7 @@ static bool load_trace(struct loader *ld, const struct yt_node *n, int *cpu_owne
 	static const char *const keys[] = {"file", "loops", NULL};
 	g_autofree char *text = NULL, *path = NULL;
 	g_auto(GStrv) lines = NULL;
-	g_autoptr(GError) gerr = NULL;
+	char why[INFILE_WHY_MAX];
 	GArray *per_cpu[C2C_MAX_CPUS] = {0};
 	struct yt_node *k;
 	const char *file;
@@ -356,9 +357,9 @@ static bool load_trace(struct loader *ld, const struct yt_node *n, int *cpu_owne
 	if ((k = yt_get(n, "loops")) && !yt_int(k, "trace.loops", 1, INT64_MAX, &loops, ld->err))
 		return false;
 	path = g_path_is_absolute(file) ? g_strdup(file) : g_build_filename(ld->dir, file, NULL);
-	if (!g_file_get_contents(path, &text, NULL, &gerr)) {
-		err_set(ld->err, yt_get(n, "file")->mark, "trace.file: cannot read %s: %s "
-			"(expected a readable trace file)", path, gerr->message);
+	if (!infile_read(path, INFILE_MAX_TRACE, &text, NULL, why)) {
+		err_set(ld->err, yt_get(n, "file")->mark, "trace.file: %s: %s (expected a regular "
+			"trace file of at most %zu MiB)", path, why, INFILE_MIB(INFILE_MAX_TRACE));
 		return false;
 	}
 	lines = g_strsplit(text, "\n", -1);

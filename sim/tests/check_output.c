@@ -10,6 +10,7 @@
 #include "report/output.h"
 #include "report/report.h"
 #include "report_fixture.h"
+#include "spawn_util.h"
 #include "testutil.h"
 
 /* ---- output_write ------------------------------------------------------------------------ */
@@ -32,20 +33,6 @@ static char *write_results(struct fix *fx, const char *name, const char *report)
 	ck_assert_msg(output_write(out, fx->sc, runs, 1, report, &err), "%s", err.msg);
 	ck_assert(!err.set);
 	return out;
-}
-
-/* Entries of @dir whose names start with a dot. */
-static int dot_entries(const char *dir)
-{
-	GDir *d = g_dir_open(dir, 0, NULL);
-	const char *name;
-	int n = 0;
-
-	ck_assert_ptr_nonnull(d);
-	while ((name = g_dir_read_name(d)))
-		n += name[0] == '.';
-	g_dir_close(d);
-	return n;
 }
 
 START_TEST(output_write_files)
@@ -83,6 +70,9 @@ START_TEST(output_write_files)
 	ck_assert_str_eq(yt_get(sum, "c2csim_version")->str, "0.1.0");
 	ck_assert_str_eq(yt_get(sum, "scenario")->str, "two-counters");
 	ck_assert_str_eq(yt_get(sum, "seed")->str, "7");
+	ck_assert_str_eq(yt_get(sum, "complete")->str, "true");
+	ck_assert_str_eq(yt_get(yt_get(yt_get(sum, "variants"), "default"), "complete")->str,
+			 "true");
 	n = yt_get(yt_get(yt_get(sum, "variants"), "default"), "lines");
 	ck_assert_int_eq(n->kind, YT_SEQ);
 	/* The counter is the hottest line; every registry counter is there, by its key. */
@@ -100,9 +90,9 @@ START_TEST(output_write_files)
 	ck_assert_uint_eq(n->len, x);
 	yt_free(sum);
 	g_free(path);
-	ck_assert_int_eq(dot_entries(fx->dir), 0);
+	ck_assert_int_eq(su_dot_entries(fx->dir), 0);
 	path = g_build_filename(fx->dir, "deep", "er", NULL);
-	ck_assert_int_eq(dot_entries(path), 0);
+	ck_assert_int_eq(su_dot_entries(path), 0);
 	g_free(path);
 	g_free(out);
 	fix_free(fx);
@@ -222,18 +212,31 @@ START_TEST(output_write_csv)
 }
 END_TEST
 
+/* A results directory c2csim wrote is replaced whole; one with a file added is refused and
+ * kept as it is. */
 START_TEST(output_write_replace)
 {
 	struct fix *fx = fix_new();
 	char *out = write_results(fx, "out", "first\n"), *junk, *text;
+	struct run_result *runs[1] = {fx->r};
+	struct c2c_err err = {0};
 
-	junk = g_build_filename(out, "junk", NULL);
-	ck_assert(g_file_set_contents(junk, "x", -1, NULL));
 	g_free(write_results(fx, "out", "second\n"));
-	ck_assert(!g_file_test(junk, G_FILE_TEST_EXISTS));
 	text = slurp(out, "report.txt");
 	ck_assert_str_eq(text, "second\n");
-	ck_assert_int_eq(dot_entries(fx->dir), 0);
+	g_free(text);
+	junk = g_build_filename(out, "notes.txt", NULL);
+	ck_assert(g_file_set_contents(junk, "mine", -1, NULL));
+	ck_assert(!output_write(out, fx->sc, runs, 1, "third\n", &err));
+	text = g_strdup_printf("cannot write results to %s: %s holds notes.txt, which c2csim did "
+			       "not write; refusing to replace it (move that away, or choose "
+			       "another --out)", out, out);
+	ck_assert_str_eq(err.msg, text);
+	g_free(text);
+	text = slurp(out, "report.txt");
+	ck_assert_str_eq(text, "second\n");
+	ck_assert(g_file_test(junk, G_FILE_TEST_IS_REGULAR));
+	ck_assert_int_eq(su_dot_entries(fx->dir), 0);
 	g_free(text);
 	g_free(junk);
 	g_free(out);
@@ -252,9 +255,9 @@ START_TEST(output_write_unwritable)
 	ck_assert(g_file_set_contents(file, "x", -1, NULL));
 	ck_assert(!output_write(out, fx->sc, runs, 1, "r", &err));
 	ck_assert(err.set);
-	want = g_strdup_printf("cannot write results to %s: cannot create directory ", out);
-	ck_assert_msg(g_str_has_prefix(err.msg, want), "%s", err.msg);
-	ck_assert_int_eq(dot_entries(fx->dir), 0);
+	want = g_strdup_printf("cannot write results to %s: %s is not a directory", out, file);
+	ck_assert_str_eq(err.msg, want);
+	ck_assert_int_eq(su_dot_entries(fx->dir), 0);
 	g_free(want);
 	g_free(out);
 	g_free(file);
@@ -273,11 +276,12 @@ START_TEST(output_write_refuses_foreign_dir)
 	keep = g_build_filename(out, "precious.c", NULL);
 	ck_assert(g_file_set_contents(keep, "int x;\n", -1, NULL));
 	ck_assert(!output_write(out, fx->sc, runs, 1, "r", &err));
-	want = g_strdup_printf("cannot write results to %s: %s exists and is not a results "
-			       "directory (no summary.yaml); refusing to replace it", out, out);
+	want = g_strdup_printf("cannot write results to %s: %s exists and was not written by "
+			       "c2csim (no .c2csim-results marker); refusing to replace it (remove "
+			       "it, or choose another --out)", out, out);
 	ck_assert_str_eq(err.msg, want);
 	ck_assert(g_file_test(keep, G_FILE_TEST_IS_REGULAR));
-	ck_assert_int_eq(dot_entries(fx->dir), 0);
+	ck_assert_int_eq(su_dot_entries(fx->dir), 0);
 	g_free(want);
 	g_free(keep);
 	g_free(out);
@@ -296,7 +300,7 @@ START_TEST(output_write_missing_scenario)
 	ck_assert(!output_write(out, fx->sc, runs, 1, "r", &err));
 	ck_assert_msg(strstr(err.msg, "cannot copy the scenario file: "), "%s", err.msg);
 	ck_assert(!g_file_test(out, G_FILE_TEST_EXISTS));
-	ck_assert_int_eq(dot_entries(fx->dir), 0);
+	ck_assert_int_eq(su_dot_entries(fx->dir), 0);
 	g_free(out);
 	fix_free(fx);
 }

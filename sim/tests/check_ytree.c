@@ -81,7 +81,7 @@ START_TEST(yt_load_file_missing)
 
 	ck_assert_ptr_null(yt_load_file("/nonexistent-c2c/x.yaml", &err));
 	ASSERT_ERR(err, "/nonexistent-c2c/x.yaml:1:1: cannot open: No such file or directory "
-			"(expected a readable file)");
+			"(expected a regular file of at most 16 MiB)");
 }
 END_TEST
 
@@ -89,8 +89,8 @@ START_TEST(yt_load_file_directory)
 {
 	struct c2c_err err = { 0 };
 	const char *dir = g_get_tmp_dir();
-	char *want = g_strdup_printf("%s:1:1: cannot read: Is a directory "
-				     "(expected a readable file)", dir);
+	char *want = g_strdup_printf("%s:1:1: is a directory, not a regular file "
+				     "(expected a regular file of at most 16 MiB)", dir);
 
 	ck_assert_ptr_null(yt_load_file(dir, &err));
 	ASSERT_ERR(err, want);

@@ -1,8 +1,8 @@
 /* ytree.c - YAML parsing, node lifecycle, structure checks; see ytree.h for the design. */
 #include "yaml/ytree.h"
 #include "yaml/ytree_int.h"
+#include "core/infile.h"
 
-#include <errno.h>
 #include <string.h>
 
 #include <glib.h>
@@ -402,30 +402,18 @@ struct yt_node *yt_load_string(const char *name, const char *text, size_t len,
 struct yt_node *yt_load_file(const char *path, struct c2c_err *err)
 {
 	struct c2c_mark at = { path, 1, 1 };
-	GString *buf;
+	char why[INFILE_WHY_MAX], *text;
 	struct yt_node *root;
-	char chunk[8192];
-	size_t got;
-	FILE *f = fopen(path, "rb");
-	int saved;
+	size_t len;
 
-	if (!f) {
-		err_set(err, at, "cannot open: %s (expected a readable file)", g_strerror(errno));
+	/* Read it ourselves: libyaml reports a read failure (e.g. a directory) only vaguely. */
+	if (!infile_read(path, INFILE_MAX_YAML, &text, &len, why)) {
+		err_set(err, at, "%s (expected a regular file of at most %zu MiB)", why,
+			INFILE_MIB(INFILE_MAX_YAML));
 		return NULL;
 	}
-	/* Read it ourselves: libyaml reports a read failure (e.g. a directory) only vaguely. */
-	buf = g_string_new(NULL);
-	while ((got = fread(chunk, 1, sizeof(chunk), f)) > 0)
-		g_string_append_len(buf, chunk, (gssize)got);
-	saved = errno;
-	if (ferror(f)) {
-		err_set(err, at, "cannot read: %s (expected a readable file)", g_strerror(saved));
-		root = NULL;
-	} else {
-		root = yt_load_string(path, buf->str, buf->len, err);
-	}
-	fclose(f);
-	g_string_free(buf, TRUE);
+	root = yt_load_string(path, text, len, err);
+	g_free(text);
 	return root;
 }
 

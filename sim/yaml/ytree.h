@@ -58,7 +58,9 @@ struct yt_node {
 };
 
 /* Parse a file.  Return: the root (a YT_MAP, YT_SEQ or YT_SCALAR) or NULL with @err set
- * (missing file: "path:1:1: cannot open: No such file or directory (expected a readable file)"; syntax errors at the
+ * (read through infile_read(): missing file "path:1:1: cannot open: No such file or directory
+ * (expected a regular file of at most 16 MiB)", a FIFO, device or directory refused, the
+ * size capped at INFILE_MAX_YAML; syntax errors at the
  * libyaml problem mark; duplicate mapping keys; anchors/aliases and tags other than the
  * standard ones are rejected; an empty document is an error). */
 struct yt_node *yt_load_file(const char *path, struct c2c_err *err);
