@@ -15,6 +15,15 @@ uint64_t it_addr(struct ptask *t, const struct member_ref *a, int *cpu);
 simtime_t it_access(struct ptask *t, uint64_t addr, uint32_t size, enum mem_op op,
 		    uint32_t site, simtime_t now);
 
+/* it_eval - the value of @e in the current frame (@loc: its locals); a division fault is a
+ * model error at the running instruction. */
+int64_t it_eval(struct ptask *t, const struct expr *e, const int64_t *loc);
+
+/* it_model_error - stop the run with a model error at instruction @in of the running path
+ * (see interp.h for the message).  Only the first error is kept. */
+void it_model_error(struct ptask *t, const struct pinsn *in, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
 void it_sample(struct samples *s, uint64_t v);
 
 /* Park the thread until @addr's line is written. */

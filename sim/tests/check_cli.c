@@ -451,7 +451,8 @@ START_TEST(run_variant_selection)
 }
 END_TEST
 
-/* A model that indexes past an array stops the run (exit 1) and names the path. */
+/* A model that indexes past an array stops the run (exit 1) with one line naming the path
+ * operation's position, the path, the CPU and the simulated time. */
 START_TEST(run_model_index_out_of_range)
 {
 	const char *a[] = {"run", "sim/tests/data/res-counter.yaml", "--quiet", "--set",
@@ -461,8 +462,9 @@ START_TEST(run_model_index_out_of_range)
 
 	c2csim(&c, a);
 	ck_assert_int_eq(c.status, 1);
-	ck_assert_msg(strstr(c.err, "model error: path bad_index, instruction 0: index 5 is out of "
-			     "range (expected 0 to 4)") != NULL, "%s", c.err);
+	ck_assert_str_eq(c.err, "sim/tests/data/paths/res_counter.yaml:46:15: model error in path "
+			 "bad_index on cpu 0 at 0 ps: index 5 is out of range (expected 0 to 4) "
+			 "(variant default)\n");
 	cmd_free(&c);
 }
 END_TEST
