@@ -76,20 +76,24 @@ static bool past_end(struct sim *sim, simtime_t when)
 
 static void thread_step(struct sim *sim, void *data, uint64_t arg);
 
-/* Schedule @t's next step at @next, unless the end time cuts it; a clock that would pass
- * SIMTIME_MAX stops the run (a run without an end time that reached it). */
+/* Does @t's clock pass SIMTIME_MAX at @next?  Then the end time cuts the thread, or, in a
+ * run without one, the run stops with a message. */
+static bool clock_passes_max(struct sim *sim, const struct thread *t, simtime_t next)
+{
+	if (next <= SIMTIME_MAX || past_end(sim, next))
+		return next > SIMTIME_MAX;
+	err_setf(&sim->clock_err, "the simulated clock of cpu %d (actor %s) would pass "
+		 "SIMTIME_MAX = %" G_GUINT64_FORMAT " ps (about 106 days) after %" G_GUINT64_FORMAT
+		 " ps; the run stops (expected an end time or durations that fit)", t->cpu,
+		 t->a->name, SIMTIME_MAX, evq_now(sim->q));
+	return true;
+}
+
+/* Schedule @t's next step at @next, unless the end time cuts it or the clock overflows. */
 static void schedule(struct sim *sim, struct thread *t, simtime_t next)
 {
-	if (past_end(sim, next))
-		return;
-	if (next > SIMTIME_MAX) {
-		err_setf(&sim->clock_err, "the simulated clock of cpu %d (actor %s) would pass "
-			 "SIMTIME_MAX = %" G_GUINT64_FORMAT " ps (about 106 days) after %"
-			 G_GUINT64_FORMAT " ps; the run stops (expected an end time or durations "
-			 "that fit)", t->cpu, t->a->name, SIMTIME_MAX, evq_now(sim->q));
-		return;
-	}
-	evq_push(sim->q, next, thread_step, t, 0);
+	if (!past_end(sim, next) && !clock_passes_max(sim, t, next))
+		evq_push(sim->q, next, thread_step, t, 0);
 }
 
 static void thread_step(struct sim *sim, void *data, uint64_t arg)
@@ -129,6 +133,8 @@ static void thread_step(struct sim *sim, void *data, uint64_t arg)
 	/* Time must advance, or a loop of zero delays would never reach the end time. */
 	if (next == now)
 		next++;
+	if (clock_passes_max(sim, t, next))
+		return; /* not even a last iteration may finish past the clock's end */
 	if (++t->pc == t->a->nr_ops) {
 		t->pc = 0;
 		t->iter++;
