@@ -8,8 +8,9 @@
  *   c2csim bench [--scale N] simulated accesses per host second on the benchmark scenarios
  *   c2csim --help | --version
  *
- * Exit status: 0 success, 1 the simulation failed (an invariant violation), 2 bad input or
- * usage.  Errors are one line on stderr: `file:line:col: what is wrong (what was expected)`.
+ * Exit status: 0 success, 1 the simulation failed (an invariant violation, or a run-time
+ * model error at its path operation), 2 bad input or usage.  Errors are one line on stderr:
+ * `file:line:col: what is wrong (what was expected)`.
  */
 #include <glib.h>
 #include <stdio.h>
