@@ -20,6 +20,14 @@ static inline bool simtime_add(simtime_t a, simtime_t b, simtime_t *out)
 	return !__builtin_add_overflow(a, b, out) && *out <= SIMTIME_MAX;
 }
 
+/* simtime_pct - *@out = @d * @pct / 100, rounded down, exact for any @d (no 64-bit product
+ * that could wrap).  Return: false when the result passes SIMTIME_MAX. */
+static inline bool simtime_pct(simtime_t d, uint64_t pct, simtime_t *out)
+{
+	return !__builtin_mul_overflow(d / 100, pct, out) &&
+	       simtime_add(*out, d % 100 * pct / 100, out);
+}
+
 #define PS_PER_NS 1000ull
 #define PS_PER_US 1000000ull
 #define PS_PER_S 1000000000000ull

@@ -95,8 +95,12 @@ uint64_t it_addr(struct ptask *t, const struct member_ref *a, int *cpu_out)
 
 		/* A model bug: stop the run and say where, rather than touch other memory. */
 		if (ix < 0 || (a->bound[i] && ix >= a->bound[i])) {
-			it_model_error(t, running(t), "index %" PRId64 " is out of range (expected 0 "
-				       "to %u)", ix, a->bound[i] ? a->bound[i] - 1 : 0);
+			if (a->bound[i])
+				it_model_error(t, running(t), "index %" PRId64 " is out of range "
+					       "(expected 0 to %u)", ix, a->bound[i] - 1);
+			else
+				it_model_error(t, running(t), "index %" PRId64 " of a flexible array "
+					       "is negative (expected an index >= 0)", ix);
 			ix = 0;
 		}
 		addr += (uint64_t)ix * a->stride[i];
@@ -654,8 +658,7 @@ static simtime_t exec_delay(struct ptask *t, const struct pinsn *in, const int64
 									       : PS_PER_NS, &ps);
 
 	if (ok && t->w->cpu_shared && t->w->cpu_shared[t->cpu])
-		ok = !__builtin_mul_overflow(ps, (uint64_t)mc->smt_compute_pct, &ps) &&
-		     ((ps /= 100), true);
+		ok = simtime_pct(ps, mc->smt_compute_pct, &ps);
 	if (ok && simtime_add(now, ps, &next))
 		return next;
 	if (t->w->end_time)

@@ -39,15 +39,14 @@ struct sim {
 };
 
 /* Compute time of @cpu stretched when its core's SMT threads all run (machine parameter);
- * a product past 2^64 saturates (the clock check in schedule() stops the run). */
+ * past SIMTIME_MAX it saturates there and beyond (the clock check stops the run). */
 static simtime_t smt_scale(const struct sim *sim, int cpu, simtime_t d)
 {
 	simtime_t x;
 
 	if (!sim->cpu_shared[cpu])
 		return d;
-	return __builtin_mul_overflow(d, (simtime_t)sim->v->mc.smt_compute_pct, &x)
-		       ? UINT64_MAX - 2 : x / 100;
+	return simtime_pct(d, sim->v->mc.smt_compute_pct, &x) ? x : UINT64_MAX - 2;
 }
 
 /* thread_done - has the thread run all it was asked to, after finishing an iteration? */

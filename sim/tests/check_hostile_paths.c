@@ -81,6 +81,11 @@ static const struct hostile bad_durations[] = {
 	{"end-time-huge.yaml", {NULL}, 2, HOSTILE "end-time-huge.yaml:5:16: end.time_us: "
 	 "9223372036854776 is out of range (expected a duration >= 0 of at most 2^63 - 1 ps, "
 	 "SIMTIME_MAX)"},
+	{"smt-stretch.yaml", {"machine.smt_compute_pct=400",
+			      "actors[0].loop[0].ns=3000000000000000"}, 1, HOSTILE "smt-stretch."
+	 "yaml: variant default: the simulated clock of cpu 0 (actor a) would pass SIMTIME_MAX = "
+	 "9223372036854775807 ps (about 106 days) after 0 ps; the run stops (expected an end "
+	 "time or durations that fit)"},
 	{"clock-overflow.yaml", {"end.time_ns=9223372036854775.808"}, 2, "--set:1:1: "
 	 "end.time_ns: 9223372036854775.808 is out of range (expected a duration >= 0 of at "
 	 "most 2^63 - 1 ps, SIMTIME_MAX)"},
@@ -240,6 +245,33 @@ START_TEST(widest_delay_range)
 }
 END_TEST
 
+/* An SMT-stretched delay whose product d * pct passes 2^64 but whose result fits. */
+START_TEST(smt_stretch_exact)
+{
+	const struct hostile h = {"smt-stretch.yaml", {"machine.smt_compute_pct=400"}, 0, NULL};
+	double host_s;
+	g_autofree char *s = run_to_end(&h, &host_s);
+
+	ck_assert_uint_eq(summary_u64(s, "sim_time_ps: "), 8000000000000000000ull);
+}
+END_TEST
+
+/* simtime_add and simtime_pct at SIMTIME_MAX. */
+START_TEST(simtime_arith)
+{
+	simtime_t t;
+
+	ck_assert(simtime_add(SIMTIME_MAX - 1, 1, &t) && t == SIMTIME_MAX);
+	ck_assert(!simtime_add(SIMTIME_MAX, 1, &t));
+	ck_assert(!simtime_add(UINT64_MAX, 2, &t)); /* wraps to 1: still refused */
+	ck_assert(simtime_pct(SIMTIME_MAX, 100, &t) && t == SIMTIME_MAX);
+	ck_assert(simtime_pct(SIMTIME_MAX / 4, 400, &t) && t == SIMTIME_MAX / 4 * 4);
+	ck_assert(!simtime_pct(SIMTIME_MAX / 4 + 1, 400, &t));
+	ck_assert(simtime_pct(199, 150, &t) && t == 298);  /* 298.5 rounded down */
+	ck_assert(simtime_pct(7, 0, &t) && t == 0);
+}
+END_TEST
+
 /* abs(INT64_MIN) is INT64_MIN (the path divides by zero otherwise) and runs. */
 START_TEST(abs_min_wraps)
 {
@@ -314,6 +346,8 @@ static Suite *hostile_suite(void)
 	tcase_add_loop_test(tc, end_time_cuts, 0, G_N_ELEMENTS(unbounded));
 	tcase_add_test(tc, widest_delay_range);
 	tcase_add_test(tc, abs_min_wraps);
+	tcase_add_test(tc, smt_stretch_exact);
+	tcase_add_test(tc, simtime_arith);
 	suite_add_tcase(s, tc);
 	return s;
 }
