@@ -64,14 +64,15 @@ uint64_t it_addr(struct ptask *t, const struct member_ref *a, int *cpu_out)
 	const uint32_t nodes = (uint32_t)w->mc->numa_nodes;
 	const struct kobj *ko;
 	uint64_t base, addr;
-	int64_t node = 0, cpu = t->cpu, e = 0;
+	int64_t node = 0, cpu = t->cpu;
 
 	if (a->node && !in_range(t, node = it_eval(t, a->node, loc), nodes, "node"))
 		node = 0;
 	if (a->ent >= 0) {
 		/* A handle from memory or list_pop can be anything: until the run stops, touch
 		 * the CPU's private `work` buffer, which no model object shares. */
-		e = loc[a->ent];
+		int64_t e = loc[a->ent];
+
 		if (!in_range(t, e, w->ents->nr, "entity") ||
 		    !in_range(t, a->obj, w->prog->kinds[w->ents->kind[e]].nr_obj, "object of entity")) {
 			if (cpu_out)

@@ -5,7 +5,9 @@
  * pending event: "issue my next operation", scheduled at the time the memory system says the
  * CPU can go on.  Threads start at time 0 in actor order then CPU order, so ties at a time are
  * broken by that order (evq's FIFO on scheduling).  Delays draw from the thread's own random
- * stream, seeded from (scenario seed, actor, CPU).
+ * stream, seeded from (scenario seed, actor, CPU).  The end time cuts a thread at its first
+ * step at or past it, also inside a path call; a clock that would pass SIMTIME_MAX stops
+ * the run (types.h).
  */
 #include "scenario/run.h"
 
@@ -15,6 +17,9 @@
 #include "core/evq.h"
 #include "core/rng.h"
 #include "scenario/scenario.h"
+
+/* A time past SIMTIME_MAX, for a sum that overflowed; below the interpreter's sentinels. */
+#define TIME_PAST_MAX (UINT64_MAX - 2)
 
 struct thread {
 	const struct actor *a;
@@ -46,7 +51,7 @@ static simtime_t smt_scale(const struct sim *sim, int cpu, simtime_t d)
 
 	if (!sim->cpu_shared[cpu])
 		return d;
-	return simtime_pct(d, sim->v->mc.smt_compute_pct, &x) ? x : UINT64_MAX - 2;
+	return simtime_pct(d, sim->v->mc.smt_compute_pct, &x) ? x : TIME_PAST_MAX;
 }
 
 /* thread_done - has the thread run all it was asked to, after finishing an iteration? */
@@ -125,7 +130,7 @@ static void thread_step(struct sim *sim, void *data, uint64_t arg)
 			      (op->delay_max > op->delay_min
 				       ? rng_below(&t->rng, op->delay_max - op->delay_min + 1) : 0));
 		if (__builtin_add_overflow(now, d, &next))
-			next = UINT64_MAX - 2; /* past SIMTIME_MAX, below the interpreter's sentinels */
+			next = TIME_PAST_MAX;
 	} else
 		next = mem_access(sim->mem, t->cpu, op->addr + (uint64_t)t->cpu * op->cpu_stride,
 				  op->size, (enum mem_op)op->kind, op->site, now);

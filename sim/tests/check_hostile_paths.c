@@ -106,10 +106,10 @@ END_TEST
 
 /* Item 5: divisions the x86 divide instruction refuses, between constants: bad input. */
 static const struct hostile bad_constants[] = {
-	{"model.yaml", {"paths=[paths/div-min.yaml]"}, 2, HOSTILE "paths/div-min.yaml:13:18: "
+	{"model.yaml", {"paths=[paths/div-min.yaml]"}, 2, HOSTILE "paths/div-min.yaml:14:18: "
 	 "'(0 - 9223372036854775807 - 1) / (0 - 1)': INT64_MIN divided by -1 does not fit in 64 "
 	 "bits (expected a quotient the x86 divide instruction can produce)"},
-	{"model.yaml", {"paths=[paths/mod-min.yaml]"}, 2, HOSTILE "paths/mod-min.yaml:13:18: "
+	{"model.yaml", {"paths=[paths/mod-min.yaml]"}, 2, HOSTILE "paths/mod-min.yaml:14:18: "
 	 "'(0 - 9223372036854775807 - 1) % (0 - 1)': INT64_MIN divided by -1 does not fit in 64 "
 	 "bits (expected a quotient the x86 divide instruction can produce)"},
 	{"model.yaml", {"paths=[paths/div-zero.yaml]"}, 2, HOSTILE "paths/div-zero.yaml:13:18: "
