@@ -56,23 +56,30 @@ static int64_t eval(const char *text, int64_t x, int64_t y, enum expr_fault *fau
 	return v;
 }
 
+/* @run with x = @x, y = @y, and @folded (the same in constants) both give @want. */
+static void agree(const char *run, int64_t x, int64_t y, const char *folded, int64_t want)
+{
+	enum expr_fault f;
+	struct c2c_err err;
+	struct expr *e;
+	int64_t v = eval(run, x, y, &f);
+
+	ck_assert_msg(f == EXPR_OK && v == want, "%s with x = %" PRId64 ", y = %" PRId64 ": %"
+		      PRId64 " (fault %d), expected %" PRId64, run, x, y, v, f, want);
+	e = compile(folded, &err);
+	ck_assert_msg(e && expr_const(e, &v) && v == want, "%s folds to %" PRId64 " (%s)",
+		      folded, v, err.msg);
+	expr_free(e);
+}
+
 /* A binary case: `x OP y` at run time, and `(A) OP (B)` folded, both give @want. */
 static void binary(const char *op, const char *a, int64_t x, const char *b, int64_t y,
 		   int64_t want)
 {
 	g_autofree char *run = g_strdup_printf("x %s y", op);
 	g_autofree char *folded = g_strdup_printf("(%s) %s (%s)", a, op, b);
-	enum expr_fault f;
-	struct c2c_err err;
-	struct expr *e;
-	int64_t v = eval(run, x, y, &f);
 
-	ck_assert_msg(f == EXPR_OK && v == want, "%" PRId64 " %s %" PRId64 " = %" PRId64
-		      " (fault %d), expected %" PRId64, x, op, y, v, f, want);
-	e = compile(folded, &err);
-	ck_assert_msg(e && expr_const(e, &v) && v == want, "%s folds to %" PRId64 " (%s)",
-		      folded, v, err.msg);
-	expr_free(e);
+	agree(run, x, y, folded, want);
 }
 
 /* A division that faults: @fault at run time, and bad input naming it when folded. */
@@ -203,17 +210,8 @@ static void func(const char *fn, const char *a, int64_t x, const char *b, int64_
 {
 	g_autofree char *run = g_strdup_printf("%s(x, y)", fn);
 	g_autofree char *folded = g_strdup_printf("%s((%s), (%s))", fn, a, b);
-	enum expr_fault f;
-	struct c2c_err err;
-	struct expr *e;
-	int64_t v = eval(run, x, y, &f);
 
-	ck_assert_msg(f == EXPR_OK && v == want, "%s(%" PRId64 ", %" PRId64 ") = %" PRId64, fn,
-		      x, y, v);
-	e = compile(folded, &err);
-	ck_assert_msg(e && expr_const(e, &v) && v == want, "%s folds to %" PRId64 " (%s)",
-		      folded, v, err.msg);
-	expr_free(e);
+	agree(run, x, y, folded, want);
 }
 
 START_TEST(min_max)

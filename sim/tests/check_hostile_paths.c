@@ -24,18 +24,32 @@ struct hostile {
 	const char *err;        /* stderr, exactly (without the newline) */
 };
 
-/* Run c2csim on @h with --out in a fresh temporary directory; the caller frees *out, *err. */
-static int run(const struct hostile *h, const char *extra_set, char **out, char **err,
-	       bool *wrote)
+/* What one run of c2csim left. */
+struct outcome {
+	int status;
+	char *out, *err;
+	bool wrote;             /* the output directory exists */
+	char *summary;          /* its summary.yaml, or NULL */
+	double host_s;          /* host time the run took */
+};
+
+/* Run c2csim on @h (and --set @extra_set, may be NULL) with --out in a fresh temporary
+ * directory, removed afterwards.  Free the outcome with outcome_free(). */
+static struct outcome run(const struct hostile *h, const char *extra_set)
 {
 	g_autoptr(GError) gerr = NULL;
 	g_autofree char *tmp = g_dir_make_tmp("c2csim-hostile-XXXXXX", &gerr);
-	g_autofree char *dir = NULL, *scn = g_strconcat(HOSTILE, h->scenario, NULL);
+	g_autofree char *dir = NULL, *sum = NULL, *cmd = NULL;
+	g_autofree char *scn = g_strconcat(HOSTILE, h->scenario, NULL);
 	const char *argv[24] = {"run", scn, "--quiet", "--out", NULL};
-	int n = 5, status;
+	struct outcome o = {0};
+	gint64 t0 = g_get_monotonic_time();
+	int n = 5;
 
 	ck_assert_msg(tmp != NULL, "%s", gerr ? gerr->message : "");
 	dir = g_build_filename(tmp, "out", NULL);
+	sum = g_build_filename(dir, "summary.yaml", NULL);
+	cmd = g_strdup_printf("rm -rf '%s'", tmp);
 	argv[4] = dir;
 	for (int i = 0; h->sets[i]; i++) {
 		argv[n++] = "--set";
@@ -45,29 +59,34 @@ static int run(const struct hostile *h, const char *extra_set, char **out, char 
 		argv[n++] = "--set";
 		argv[n++] = extra_set;
 	}
-	tu_spawn_c2csim(argv, &status, out, err);
-	*wrote = g_file_test(dir, G_FILE_TEST_EXISTS);
-	{
-		g_autofree char *cmd = g_strdup_printf("rm -rf '%s'", tmp);
+	tu_spawn_c2csim(argv, &o.status, &o.out, &o.err);
+	o.host_s = (double)(g_get_monotonic_time() - t0) / 1e6;
+	o.wrote = g_file_test(dir, G_FILE_TEST_EXISTS);
+	if (!g_file_get_contents(sum, &o.summary, NULL, NULL))
+		o.summary = NULL;
+	ck_assert_int_eq(system(cmd), 0);
+	return o;
+}
 
-		ck_assert_int_eq(system(cmd), 0);
-	}
-	return status;
+static void outcome_free(struct outcome *o)
+{
+	g_free(o->out);
+	g_free(o->err);
+	g_free(o->summary);
 }
 
 /* Exit status, the one line on stderr, nothing on stdout, nothing written. */
 static void replay(const struct hostile *h, const char *extra_set)
 {
-	g_autofree char *out = NULL, *err = NULL;
 	g_autofree char *want = g_strconcat(h->err, "\n", NULL);
-	bool wrote;
-	int status = run(h, extra_set, &out, &err, &wrote);
+	struct outcome o = run(h, extra_set);
 
-	ck_assert_msg(status == h->status, "%s: exit %d (expected %d): %s", h->scenario, status,
-		      h->status, err);
-	ck_assert_str_eq(err, want);
-	ck_assert_str_eq(out, "");
-	ck_assert_msg(!wrote, "%s: an output directory was written", h->scenario);
+	ck_assert_msg(o.status == h->status, "%s: exit %d (expected %d): %s", h->scenario,
+		      o.status, h->status, o.err);
+	ck_assert_str_eq(o.err, want);
+	ck_assert_str_eq(o.out, "");
+	ck_assert_msg(!o.wrote, "%s: an output directory was written", h->scenario);
+	outcome_free(&o);
 }
 
 /* Items 7 and 8: delays and end times that simulated time cannot hold are bad input. */
@@ -181,27 +200,14 @@ static uint64_t summary_u64(const char *summary, const char *key)
 /* Run @h to the end (exit 0) and return its summary.yaml. */
 static char *run_to_end(const struct hostile *h, double *host_s)
 {
-	g_autoptr(GError) gerr = NULL;
-	g_autofree char *tmp = g_dir_make_tmp("c2csim-hostile-XXXXXX", &gerr);
-	g_autofree char *dir = g_build_filename(tmp, "out", NULL);
-	g_autofree char *scn = g_strconcat(HOSTILE, h->scenario, NULL);
-	g_autofree char *out = NULL, *err = NULL, *sum = g_build_filename(dir, "summary.yaml", NULL);
-	g_autofree char *cmd = g_strdup_printf("rm -rf '%s'", tmp);
-	const char *argv[16] = {"run", scn, "--quiet", "--out", dir};
-	char *text = NULL;
-	int n = 5, status;
-	gint64 t0 = g_get_monotonic_time();
+	struct outcome o = run(h, NULL);
+	char *summary = o.summary;
 
-	for (int i = 0; h->sets[i]; i++) {
-		argv[n++] = "--set";
-		argv[n++] = h->sets[i];
-	}
-	tu_spawn_c2csim(argv, &status, &out, &err);
-	*host_s = (double)(g_get_monotonic_time() - t0) / 1e6;
-	ck_assert_msg(status == 0, "%s: exit %d: %s", h->scenario, status, err);
-	ck_assert(g_file_get_contents(sum, &text, NULL, NULL));
-	ck_assert_int_eq(system(cmd), 0);
-	return text;
+	ck_assert_msg(o.status == 0 && summary, "%s: exit %d: %s", h->scenario, o.status, o.err);
+	*host_s = o.host_s;
+	o.summary = NULL;
+	outcome_free(&o);
+	return summary;
 }
 
 /* Item 9: the end time (1 us) stops a path call that is running: 200,000 loads (ran 333 us),
