@@ -104,7 +104,7 @@ static bool parse_name(struct parser *ps)
 			if (!strcmp(funcs[i], name))
 				f = i;
 		if (f < 0) {
-			err_set(ps->err, ps->at, "'%s': unknown function '%s' (expected abs, min or "
+			err_set(ps->err, ps->at, "'%s': unknown function '%.40s' (expected abs, min or "
 				"max)", ps->shown, name);
 			return false;
 		}
