@@ -4,6 +4,8 @@
 #include <glib.h>
 #include <string.h>
 
+/* Postfix instructions.  E_AND and E_OR only name the operators while parsing: the code
+ * has the skips and E_BOOL instead (C's short circuit). */
 enum eop {
 	E_CONST, E_LOCAL, E_BUILTIN, E_NEG, E_NOT, E_MUL, E_DIV, E_MOD, E_ADD, E_SUB, E_LT, E_LE,
 	E_GT, E_GE, E_EQ, E_NE, E_AND, E_OR, E_ABS, E_MIN, E_MAX,
