@@ -8,9 +8,11 @@
  * node).  No floating point anywhere.
  *
  * Arithmetic is the kernel's: int64 with two's-complement wrap-around.  The kernel builds
- * with -fno-strict-overflow, which GCC (since 8) defines as -fwrapv -fwrapv-pointer, so
- * kernel code that overflows a signed + - * or a negation gets the wrapped value and a
- * kernel developer reads a model the same way:
+ * with -fno-strict-overflow (top-level Makefile: KBUILD_CFLAGS += -fno-strict-overflow),
+ * which GCC (since 8) defines as -fwrapv -fwrapv-pointer (GCC manual, Optimize Options,
+ * -fstrict-overflow: "negated as -fwrapv -fwrapv-pointer"), so kernel code that overflows
+ * a signed + - * or a negation gets the wrapped value and a kernel developer reads a model
+ * the same way:
  *   INT64_MAX + 1 == INT64_MIN, -INT64_MIN == INT64_MIN, abs(INT64_MIN) == INT64_MIN
  *   (the kernel's abs() is `x < 0 ? -x : x` on the s64), INT64_MIN * -1 == INT64_MIN.
  * Division and modulo truncate toward zero as in C (-7 / 2 == -3, -7 % 2 == -1).  The two
