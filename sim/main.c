@@ -6,10 +6,11 @@
  *   c2csim --version                      the version
  *   c2csim --man                          the man page c2csim.1 (roff), built by meson
  *
- * Exit status: 0 success, 1 the simulation failed (an invariant violation) or a check or
- * comparison failed, 2 bad input or usage, 128 + signal when SIGINT or SIGTERM stopped a run
- * (runwatch.h: the results so far are written, marked complete: false).  Errors are one line
- * on stderr: `file:line:col: what is wrong (what was expected)`, or `c2csim CMD: --opt ...`.
+ * Exit status: 0 success, 1 the simulation failed (an invariant violation, or a run-time
+ * model error at its path operation) or a check or comparison failed, 2 bad input or usage,
+ * 128 + signal when SIGINT or SIGTERM stopped a run (runwatch.h: the results so far are
+ * written, marked complete: false).  Errors are one line on stderr: `file:line:col: what is
+ * wrong (what was expected)`, or `c2csim CMD: --opt ...`.
  */
 #include <glib.h>
 #include <stdio.h>

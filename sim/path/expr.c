@@ -4,9 +4,14 @@
 #include <glib.h>
 #include <string.h>
 
+/* Postfix instructions.  E_AND and E_OR only name the operators while parsing: the code
+ * has the skips and E_BOOL instead (C's short circuit). */
 enum eop {
 	E_CONST, E_LOCAL, E_BUILTIN, E_NEG, E_NOT, E_MUL, E_DIV, E_MOD, E_ADD, E_SUB, E_LT, E_LE,
-	E_GT, E_GE, E_EQ, E_NE, E_AND, E_OR, E_ABS, E_MIN, E_MAX
+	E_GT, E_GE, E_EQ, E_NE, E_AND, E_OR, E_ABS, E_MIN, E_MAX,
+	E_AND_SKIP,  /* &&: a false left operand is the result (jump to v), else drop it */
+	E_OR_SKIP,   /* ||: a true left operand gives 1 (jump to v), else drop it */
+	E_BOOL,      /* the right operand of && or || as 0 or 1 */
 };
 
 struct einsn {
@@ -17,6 +22,7 @@ struct einsn {
 struct expr {
 	struct einsn *code;
 	uint32_t len, cap;
+	char *text;
 };
 
 struct parser {
@@ -27,9 +33,11 @@ struct parser {
 	void *data;
 	const char *const *names;
 	struct c2c_err *err;
+	int nesting;           /* brackets, unary operators and calls open around ps->p */
+	char shown[64];        /* the text as messages quote it (long ones cut short) */
 };
 
-static void emit(struct parser *ps, uint8_t op, int64_t v)
+static uint32_t emit(struct parser *ps, uint8_t op, int64_t v)
 {
 	struct expr *e = ps->e;
 
@@ -37,7 +45,8 @@ static void emit(struct parser *ps, uint8_t op, int64_t v)
 		e->cap = e->cap ? 2 * e->cap : 8;
 		e->code = g_renew(struct einsn, e->code, e->cap);
 	}
-	e->code[e->len++] = (struct einsn){op, v};
+	e->code[e->len] = (struct einsn){op, v};
+	return e->len++;
 }
 
 static void skip_ws(struct parser *ps)
@@ -46,11 +55,34 @@ static void skip_ws(struct parser *ps)
 		ps->p++;
 }
 
+static int column(const struct parser *ps)
+{
+	return (int)(ps->p - ps->text) + 1;
+}
+
 static bool fail(struct parser *ps, const char *what)
 {
-	err_set(ps->err, ps->at, "'%s': unexpected %s%.*s%s at column %d (expected %s)", ps->text,
-		*ps->p ? "'" : "end", *ps->p ? 1 : 0, ps->p, *ps->p ? "'" : "",
-		(int)(ps->p - ps->text) + 1, what);
+	unsigned char c = (unsigned char)*ps->p;
+
+	if (c && c < ' ')
+		err_set(ps->err, ps->at, "'%s': unexpected character 0x%02x at column %d "
+			"(expected %s)", ps->shown, c, column(ps), what);
+	else
+		err_set(ps->err, ps->at, "'%s': unexpected %s%.*s%s at column %d (expected %s)",
+			ps->shown, c ? "'" : "end", c ? 1 : 0, ps->p, c ? "'" : "", column(ps),
+			what);
+	return false;
+}
+
+/* Enter one level of brackets, unary operator or call: the parser recurses, so the depth is
+ * bounded as YAML nesting is. */
+static bool nest(struct parser *ps)
+{
+	if (++ps->nesting <= EXPR_MAX_NESTING)
+		return true;
+	err_set(ps->err, ps->at, "'%s': nested deeper than %d at column %d (expected at most "
+		"EXPR_MAX_NESTING = %d brackets, unary operators and calls inside each other)",
+		ps->shown, EXPR_MAX_NESTING, column(ps), EXPR_MAX_NESTING);
 	return false;
 }
 
@@ -74,10 +106,12 @@ static bool parse_name(struct parser *ps)
 			if (!strcmp(funcs[i], name))
 				f = i;
 		if (f < 0) {
-			err_set(ps->err, ps->at, "'%s': unknown function '%s' (expected abs, min or "
-				"max)", ps->text, name);
+			err_set(ps->err, ps->at, "'%s': unknown function '%.40s' (expected abs, min or "
+				"max)", ps->shown, name);
 			return false;
 		}
+		if (!nest(ps))
+			return false;
 		ps->p++;
 		do {
 			if (!parse_expr(ps, 0))
@@ -88,14 +122,15 @@ static bool parse_name(struct parser *ps)
 		if (*ps->p != ')' || args != (f ? 2 : 1))
 			return fail(ps, f ? "two arguments and ')'" : "one argument and ')'");
 		ps->p++;
+		ps->nesting--;
 		emit(ps, (uint8_t)(E_ABS + f), 0);
 		return true;
 	}
 	if (!ps->resolve(ps->data, name, &r)) {
 		const char *close = err_closest(name, ps->names);
 
-		err_set(ps->err, ps->at, "'%s': unknown name '%s' (expected a local, parameter or "
-			"constant%s%s%s)", ps->text, name, close ? "; did you mean '" : "",
+		err_set(ps->err, ps->at, "'%s': unknown name '%.40s' (expected a local, parameter or "
+			"constant%s%s%s)", ps->shown, name, close ? "; did you mean '" : "",
 			close ? close : "", close ? "'?" : "");
 		return false;
 	}
@@ -108,6 +143,8 @@ static bool parse_primary(struct parser *ps)
 {
 	skip_ws(ps);
 	if (*ps->p == '(') {
+		if (!nest(ps))
+			return false;
 		ps->p++;
 		if (!parse_expr(ps, 0))
 			return false;
@@ -115,13 +152,18 @@ static bool parse_primary(struct parser *ps)
 		if (*ps->p != ')')
 			return fail(ps, "')'");
 		ps->p++;
+		ps->nesting--;
 		return true;
 	}
 	if (*ps->p == '-' || *ps->p == '!') {
-		uint8_t op = *ps->p++ == '-' ? E_NEG : E_NOT;
+		uint8_t op = *ps->p == '-' ? E_NEG : E_NOT;
 
+		if (!nest(ps))
+			return false;
+		ps->p++;
 		if (!parse_primary(ps))
 			return false;
+		ps->nesting--;
 		emit(ps, op, 0);
 		return true;
 	}
@@ -150,13 +192,15 @@ static const struct binop binops[] = {
 	{"*", E_MUL, 6}, {"/", E_DIV, 6}, {"%", E_MOD, 6},
 };
 
-/* Precedence climbing: operands, then binary operators binding tighter than @min_prec. */
+/* Precedence climbing: operands, then binary operators binding tighter than @min_prec.
+ * && and || compile to a conditional skip over their right operand (C's short circuit). */
 static bool parse_expr(struct parser *ps, int min_prec)
 {
 	if (!parse_primary(ps))
 		return false;
 	for (;;) {
 		const struct binop *b = NULL;
+		uint32_t skip = UINT32_MAX;
 
 		skip_ws(ps);
 		for (size_t i = 0; i < G_N_ELEMENTS(binops) && !b; i++)
@@ -165,18 +209,40 @@ static bool parse_expr(struct parser *ps, int min_prec)
 		if (!b || b->prec <= min_prec)
 			return true;
 		ps->p += strlen(b->tok);
+		if (b->op == E_AND || b->op == E_OR)
+			skip = emit(ps, b->op == E_AND ? E_AND_SKIP : E_OR_SKIP, 0);
 		if (!parse_expr(ps, b->prec))
 			return false;
-		emit(ps, b->op, 0);
+		if (skip == UINT32_MAX) {
+			emit(ps, b->op, 0);
+			continue;
+		}
+		emit(ps, E_BOOL, 0);
+		ps->e->code[skip].v = ps->e->len;
 	}
 }
 
-static int64_t apply(uint8_t op, int64_t x, int64_t y)
+/* The quotient (or remainder) as the kernel computes it; the cases where x86's idiv raises
+ * #DE are faults (expr.h). */
+static int64_t divide(uint8_t op, int64_t x, int64_t y, enum expr_fault *fault)
+{
+	enum expr_fault f = !y ? EXPR_DIV_ZERO : x == INT64_MIN && y == -1 ? EXPR_DIV_OVERFLOW
+									  : EXPR_OK;
+
+	if (f != EXPR_OK) {
+		if (*fault == EXPR_OK)
+			*fault = f;
+		return 0;
+	}
+	return op == E_DIV ? x / y : x % y;
+}
+
+static int64_t apply(uint8_t op, int64_t x, int64_t y, enum expr_fault *fault)
 {
 	switch (op) {
 	case E_MUL: return (int64_t)((uint64_t)x * (uint64_t)y);
-	case E_DIV: return y ? x / y : 0;
-	case E_MOD: return y ? x % y : 0;
+	case E_DIV:
+	case E_MOD: return divide(op, x, y, fault);
 	case E_ADD: return (int64_t)((uint64_t)x + (uint64_t)y);
 	case E_SUB: return (int64_t)((uint64_t)x - (uint64_t)y);
 	case E_LT: return x < y;
@@ -185,17 +251,29 @@ static int64_t apply(uint8_t op, int64_t x, int64_t y)
 	case E_GE: return x >= y;
 	case E_EQ: return x == y;
 	case E_NE: return x != y;
-	case E_AND: return x && y;
-	case E_OR: return x || y;
 	case E_MIN: return x < y ? x : y;
 	case E_MAX: return x > y ? x : y;
 	default: return 0;
 	}
 }
 
-int64_t expr_eval(const struct expr *e, const int64_t *locals, const int64_t *builtins)
+/* Unary operators: negation wraps (-INT64_MIN is INT64_MIN, and so is its abs()). */
+static int64_t unary(uint8_t op, int64_t x)
 {
-	int64_t stack[32];
+	uint64_t neg = 0 - (uint64_t)x;
+
+	switch (op) {
+	case E_NEG: return (int64_t)neg;
+	case E_NOT: return !x;
+	case E_ABS: return x < 0 ? (int64_t)neg : x;
+	default: return x != 0; /* E_BOOL */
+	}
+}
+
+int64_t expr_eval(const struct expr *e, const int64_t *locals, const int64_t *builtins,
+		  enum expr_fault *fault)
+{
+	int64_t stack[EXPR_MAX_STACK];
 	int sp = 0;
 
 	for (uint32_t i = 0; i < e->len; i++) {
@@ -205,31 +283,60 @@ int64_t expr_eval(const struct expr *e, const int64_t *locals, const int64_t *bu
 		case E_CONST: stack[sp++] = in->v; break;
 		case E_LOCAL: stack[sp++] = locals[in->v]; break;
 		case E_BUILTIN: stack[sp++] = builtins[in->v]; break;
-		case E_NEG: stack[sp - 1] = (int64_t)(0 - (uint64_t)stack[sp - 1]); break;
-		case E_NOT: stack[sp - 1] = !stack[sp - 1]; break;
-		case E_ABS: stack[sp - 1] = stack[sp - 1] < 0 ? -stack[sp - 1] : stack[sp - 1]; break;
+		case E_NEG:
+		case E_NOT:
+		case E_ABS:
+		case E_BOOL: stack[sp - 1] = unary(in->op, stack[sp - 1]); break;
+		case E_AND_SKIP:
+		case E_OR_SKIP:
+			if (!stack[sp - 1] == (in->op == E_AND_SKIP)) {
+				stack[sp - 1] = in->op == E_OR_SKIP;
+				i = (uint32_t)in->v - 1;
+			} else {
+				sp--;
+			}
+			break;
 		default:
 			sp--;
-			stack[sp - 1] = apply(in->op, stack[sp - 1], stack[sp]);
+			stack[sp - 1] = apply(in->op, stack[sp - 1], stack[sp], fault);
 		}
 	}
 	return sp ? stack[0] : 0;
 }
 
-/* Fold a constant-only expression to one instruction. */
-static void fold(struct expr *e)
+const char *expr_fault_what(enum expr_fault f)
 {
+	switch (f) {
+	case EXPR_DIV_ZERO: return "division by zero (expected a divisor other than 0)";
+	case EXPR_DIV_OVERFLOW: return "INT64_MIN divided by -1 does not fit in 64 bits (expected "
+				       "a quotient the x86 divide instruction can produce)";
+	default: return "no fault";
+	}
+}
+
+/* Fold a constant-only expression to one instruction.  Return: false with @err set when the
+ * constant faults (a division by zero written into the model). */
+static bool fold(struct parser *ps)
+{
+	struct expr *e = ps->e;
+	enum expr_fault fault = EXPR_OK;
 	int64_t v;
 
 	for (uint32_t i = 0; i < e->len; i++)
 		if (e->code[i].op == E_LOCAL || e->code[i].op == E_BUILTIN)
-			return;
-	v = expr_eval(e, NULL, NULL);
+			return true;
+	v = expr_eval(e, NULL, NULL, &fault);
+	if (fault != EXPR_OK) {
+		err_set(ps->err, ps->at, "'%s': %s", ps->shown, expr_fault_what(fault));
+		return false;
+	}
 	e->len = 1;
 	e->code[0] = (struct einsn){E_CONST, v};
+	return true;
 }
 
-/* Depth the postfix code needs: evaluation has a fixed stack. */
+/* Depth the postfix code needs: evaluation has a fixed stack.  A skip of && or || leaves the
+ * stack as deep as its right operand does, so the straight-line count is the maximum. */
 static int depth(const struct expr *e)
 {
 	int d = 0, max = 0;
@@ -237,7 +344,10 @@ static int depth(const struct expr *e)
 	for (uint32_t i = 0; i < e->len; i++) {
 		uint8_t op = e->code[i].op;
 
-		d += op <= E_BUILTIN ? 1 : (op == E_NEG || op == E_NOT || op == E_ABS) ? 0 : -1;
+		if (op <= E_BUILTIN)
+			d++;
+		else if (op != E_NEG && op != E_NOT && op != E_ABS && op != E_BOOL)
+			d--;
 		max = d > max ? d : max;
 	}
 	return max;
@@ -246,18 +356,29 @@ static int depth(const struct expr *e)
 struct expr *expr_compile(const char *text, struct c2c_mark at, expr_resolve_fn resolve,
 			  void *data, const char *const *names, struct c2c_err *err)
 {
-	struct parser ps = {text, text, g_new0(struct expr, 1), at, resolve, data, names, err};
+	struct parser ps = {.text = text, .p = text, .e = g_new0(struct expr, 1), .at = at,
+			    .resolve = resolve, .data = data, .names = names, .err = err};
 
+	g_snprintf(ps.shown, sizeof(ps.shown), "%.*s%s", (int)sizeof(ps.shown) - 4, text,
+		   strlen(text) > sizeof(ps.shown) - 4 ? "..." : "");
+	for (char *c = ps.shown; *c; c++)
+		if ((unsigned char)*c < ' ')
+			*c = ' '; /* messages are one line */
 	if (!parse_expr(&ps, 0) || (skip_ws(&ps), *ps.p && !fail(&ps, "an operator or the end"))) {
 		expr_free(ps.e);
 		return NULL;
 	}
-	if (depth(ps.e) > 32) {
-		err_set(err, at, "'%s': too deeply nested (expected a simpler expression)", text);
+	if (depth(ps.e) > EXPR_MAX_STACK) {
+		err_set(err, at, "'%s': too deeply nested (expected at most EXPR_MAX_STACK = %d "
+			"operands pending at once)", ps.shown, EXPR_MAX_STACK);
 		expr_free(ps.e);
 		return NULL;
 	}
-	fold(ps.e);
+	if (!fold(&ps)) {
+		expr_free(ps.e);
+		return NULL;
+	}
+	ps.e->text = g_strdup(ps.shown);
 	return ps.e;
 }
 
@@ -269,11 +390,17 @@ bool expr_const(const struct expr *e, int64_t *v)
 	return true;
 }
 
+const char *expr_text(const struct expr *e)
+{
+	return e->text;
+}
+
 void expr_free(struct expr *e)
 {
 	if (!e)
 		return;
 	g_free(e->code);
+	g_free(e->text);
 	g_free(e);
 }
 

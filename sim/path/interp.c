@@ -1,4 +1,5 @@
-/* interp.c - execute compiled paths; see interp.h for the design (locks in interp_lock.c). */
+/* interp.c - execute compiled paths; see interp.h for the design (locks in interp_lock.c,
+ * addresses and model errors in interp_addr.c). */
 #include "path/interp.h"
 
 #include <glib.h>
@@ -6,66 +7,6 @@
 #include <string.h>
 
 #include "path/interp_int.h"
-
-/* ------------------------------------------------------------------ addresses */
-
-uint64_t it_addr(struct ptask *t, const struct member_ref *a, int *cpu_out)
-{
-	struct world *w = t->w;
-	const int64_t *loc = t->frames[t->depth - 1].locals;
-	const struct kobj *ko;
-	uint64_t base, addr;
-	int cpu = t->cpu;
-	int64_t node = 0;
-
-	if (a->ent >= 0) {
-		int64_t e = loc[a->ent];
-
-		ko = &w->prog->kinds[w->ents->kind[e]].obj[a->obj];
-		if (a->node)
-			node = expr_eval(a->node, loc, t->builtins);
-		if (node < 0 || node >= w->mc->numa_nodes)
-			node = 0; /* an out-of-range node is the model's bug; stay inside the object */
-		base = w->ents->base[w->ents->base_at[e] + (uint32_t)a->obj * (uint32_t)w->mc->numa_nodes +
-				    (uint32_t)node];
-	} else {
-		ko = &w->prog->globals[a->obj];
-		if (a->node)
-			node = expr_eval(a->node, loc, t->builtins);
-		if (node < 0 || node >= w->mc->numa_nodes)
-			node = 0;
-		base = w->ents->global_base[(uint32_t)a->obj * (uint32_t)w->mc->numa_nodes +
-					    (uint32_t)node];
-	}
-	if (ko->percpu) {
-		if (a->cpu)
-			cpu = (int)expr_eval(a->cpu, loc, t->builtins);
-		if (cpu < 0 || cpu >= w->mc->nr_cpus)
-			cpu = t->cpu;
-		base += (uint64_t)cpu * PERCPU_STRIDE;
-	}
-	addr = base + a->off;
-	for (int i = 0; i < a->nr_idx; i++) {
-		int64_t ix = expr_eval(a->idx[i], loc, t->builtins);
-
-		if (ix < 0 || (a->bound[i] && ix >= a->bound[i])) {
-			/* A model bug: stop the run and say where, rather than touch other memory. */
-			const struct frame *f = &t->frames[t->depth - 1];
-
-			if (!w->mem->failed)
-				snprintf(w->mem->fail_msg, sizeof(w->mem->fail_msg), "model error: path "
-					 "%s, instruction %u: index %" PRId64 " is out of range (expected "
-					 "0 to %u)", w->prog->paths[f->path].name, f->pc, ix,
-					 a->bound[i] ? a->bound[i] - 1 : 0);
-			w->mem->failed = true;
-			ix = 0;
-		}
-		addr += (uint64_t)ix * a->stride[i];
-	}
-	if (cpu_out)
-		*cpu_out = cpu;
-	return addr;
-}
 
 /* ------------------------------------------------------------------ accounting */
 
@@ -262,10 +203,6 @@ void pthread_release(struct ptask *t)
 
 /* ------------------------------------------------------------------ execution */
 
-/* Yield after this many instructions without simulated time: a loop of pure arithmetic in a
- * model still lets other threads run (and a buggy endless loop still ends with the run). */
-#define FREE_INSNS 65536
-
 static int64_t sext(uint64_t v, uint32_t size)
 {
 	unsigned shift = 64 - 8 * size;
@@ -351,7 +288,7 @@ static simtime_t exec_mem(struct ptask *t, const struct pinsn *in, int64_t *loc,
 	enum mem_op op = MEM_LOAD;
 
 	if (in->a)
-		a = expr_eval(in->a, loc, t->builtins);
+		a = it_eval(t, in->a, loc);
 	switch (in->op) {
 	case P_STORE:
 		nv = a;
@@ -364,7 +301,7 @@ static simtime_t exec_mem(struct ptask *t, const struct pinsn *in, int64_t *loc,
 		break;
 	case P_CMPXCHG:
 		if (old == a)
-			nv = expr_eval(in->b, loc, t->builtins);
+			nv = it_eval(t, in->b, loc);
 		op = MEM_LOCKED_RMW;
 		break;
 	}
@@ -389,11 +326,14 @@ static simtime_t exec_mem(struct ptask *t, const struct pinsn *in, int64_t *loc,
 static simtime_t exec_work(struct ptask *t, const struct pinsn *in, int64_t *loc,
 			   simtime_t now)
 {
-	int64_t bytes = expr_eval(in->a, loc, t->builtins);
+	int64_t bytes = it_eval(t, in->a, loc);
 	uint64_t *cur = &t->w->work_cursor[t->cpu];
 
-	/* The buffer is the CPU's own: nothing else touches it, so its lines run back to back. */
-	for (int64_t b = 0; b < bytes; b += 64) {
+	/* The buffer is the CPU's own: nothing else touches it, so its lines run back to back,
+	 * up to the end time (the run loop cuts the thread there). */
+	for (int64_t b = 0; b < bytes && !world_stopped(t->w); b += 64) {
+		if (t->w->end_time && now >= t->w->end_time)
+			break;
 		now = it_access(t, t->w->work_base + (uint64_t)t->cpu * WORK_SIZE + *cur, 8,
 				in->kind ? MEM_STORE : MEM_LOAD, in->site, now);
 		*cur = (*cur + 64) % WORK_SIZE;
@@ -408,8 +348,8 @@ static void exec_for_init(struct ptask *t, const struct pinsn *in, int64_t *loc)
 
 	switch (in->kind) {
 	case IT_RANGE:
-		loc[c] = expr_eval(in->a, loc, t->builtins);
-		loc[c + 1] = expr_eval(in->b, loc, t->builtins);
+		loc[c] = it_eval(t, in->a, loc);
+		loc[c + 1] = it_eval(t, in->b, loc);
 		break;
 	case IT_CPUS:
 	case IT_NODES:
@@ -417,10 +357,13 @@ static void exec_for_init(struct ptask *t, const struct pinsn *in, int64_t *loc)
 		loc[c + 1] = in->kind == IT_CPUS ? t->w->mc->nr_cpus : t->w->mc->numa_nodes;
 		break;
 	case IT_ANCESTORS:
-		loc[c] = expr_eval(in->a, loc, t->builtins);
+		loc[c] = it_eval(t, in->a, loc);
+		if (!it_in_range(t, loc[c], e->nr, "entity"))
+			loc[c] = -1;
 		break;
 	case IT_CHILDREN:
-		loc[c] = e->first_child[expr_eval(in->a, loc, t->builtins)];
+		loc[c] = it_eval(t, in->a, loc);
+		loc[c] = it_in_range(t, loc[c], e->nr, "entity") ? e->first_child[loc[c]] : -1;
 		break;
 	}
 }
@@ -449,7 +392,7 @@ static bool exec_return(struct ptask *t, const struct pinsn *in, simtime_t now)
 {
 	struct frame *f = &t->frames[t->depth - 1];
 	struct pathstat *ps = &t->w->pstats[f->path];
-	int64_t v = in->a ? expr_eval(in->a, f->locals, t->builtins) : 0;
+	int64_t v = in->a ? it_eval(t, in->a, f->locals) : 0;
 
 	it_sample(&ps->lat, now - f->start);
 	if (--t->depth == 0) {
@@ -469,11 +412,12 @@ static void exec_call(struct ptask *t, const struct pinsn *in, int64_t *loc, sim
 	int64_t args[PATH_MAX_PARAMS];
 
 	for (uint8_t i = 0; i < in->nr_args; i++)
-		args[i] = expr_eval(in->args[i], loc, t->builtins);
+		args[i] = it_eval(t, in->args[i], loc);
 	t->frames[t->depth - 1].pc++;
 	if (t->depth == INTERP_MAX_DEPTH) {
-		mem_fail(t->w->mem, now, DIR_NONE, "path %s: calls nested deeper than %d",
-			 t->w->prog->paths[in->callee].name, INTERP_MAX_DEPTH);
+		it_model_error(t, in, "call of %s nested deeper than %d calls (expected at most "
+			       "INTERP_MAX_DEPTH = %d frames: does a path call itself?)",
+			       t->w->prog->paths[in->callee].name, INTERP_MAX_DEPTH, INTERP_MAX_DEPTH);
 		return;
 	}
 	push_frame(t, in->callee, args, in->nr_args, in->dst, now);
@@ -483,15 +427,15 @@ static void exec_call(struct ptask *t, const struct pinsn *in, int64_t *loc, sim
 static void exec_list(struct ptask *t, const struct pinsn *in, int64_t *loc)
 {
 	struct world *w = t->w;
-	int64_t cpu = expr_eval(in->a, loc, t->builtins);
+	int64_t cpu = it_eval(t, in->a, loc);
 	size_t l;
 
-	if (cpu < 0 || cpu >= w->mc->nr_cpus)
+	if (!it_in_range(t, cpu, w->mc->nr_cpus, "CPU"))
 		cpu = t->cpu;
 	l = (size_t)in->callee * w->mc->nr_cpus + (size_t)cpu;
 	switch (in->kind) {
 	case LIST_ADD: {
-		int64_t item = expr_eval(in->b, loc, t->builtins);
+		int64_t item = it_eval(t, in->b, loc);
 
 		for (uint32_t i = 0; i < w->list_len[l]; i++)
 			if (w->list_items[l][i] == item)
@@ -514,7 +458,7 @@ static void exec_list(struct ptask *t, const struct pinsn *in, int64_t *loc)
 static void exec_counter(struct ptask *t, const struct pinsn *in, int64_t *loc)
 {
 	struct counterstat *c = &t->w->cstats[in->callee];
-	int64_t v = expr_eval(in->a, loc, t->builtins);
+	int64_t v = it_eval(t, in->a, loc);
 
 	if (in->op == P_TRUTH) {
 		c->truth += v;
@@ -569,13 +513,13 @@ static bool exec_free(struct ptask *t, const struct pinsn *in, struct frame *f,
 
 	switch (in->op) {
 	case P_SET:
-		loc[in->dst] = expr_eval(in->a, loc, t->builtins);
+		loc[in->dst] = it_eval(t, in->a, loc);
 		break;
 	case P_JUMP:
 		f->pc = in->target;
 		return true;
 	case P_JUMP_IF_NOT:
-		f->pc = expr_eval(in->a, loc, t->builtins) ? f->pc + 1 : in->target;
+		f->pc = it_eval(t, in->a, loc) ? f->pc + 1 : in->target;
 		return true;
 	case P_FOR_INIT:
 		exec_for_init(t, in, loc);
@@ -600,15 +544,41 @@ static bool exec_free(struct ptask *t, const struct pinsn *in, struct frame *f,
 	return true;
 }
 
+/* P_DELAY: compute for `ns` or `cycles`, stretched when an SMT sibling runs (a machine
+ * parameter).  Return: when it is over, or INTERP_STOPPED after a model error. */
+static simtime_t exec_delay(struct ptask *t, const struct pinsn *in, const int64_t *loc,
+			    simtime_t now)
+{
+	const struct machine *mc = t->w->mc;
+	int64_t d = it_eval(t, in->a, loc);
+	simtime_t ps = 0, next;
+	bool ok = d <= 0 || !__builtin_mul_overflow((uint64_t)d, in->delay_cycles ? mc->cycle
+									       : PS_PER_NS, &ps);
+
+	if (ok && t->w->cpu_shared && t->w->cpu_shared[t->cpu])
+		ok = simtime_pct(ps, mc->smt_compute_pct, &ps);
+	if (ok && simtime_add(now, ps, &next))
+		return next;
+	if (t->w->end_time)
+		return t->w->end_time; /* past the end anyway: the run loop cuts the thread */
+	it_model_error(t, in, "a delay of %" PRId64 " %s takes the clock past %" PRIu64 " ps "
+		       "(expected the run to end before SIMTIME_MAX, 2^63 - 1 ps)", d,
+		       in->delay_cycles ? "cycles" : "ns", SIMTIME_MAX);
+	return INTERP_STOPPED;
+}
+
 simtime_t interp_run(struct ptask *t, simtime_t now)
 {
 	const struct machine *mc = t->w->mc;
 
-	for (uint32_t n = 0; n < FREE_INSNS && !t->w->mem->failed; n++) {
+	for (uint32_t n = 0; n < INTERP_FREE_INSNS; n++) {
 		struct frame *f = &t->frames[t->depth - 1];
 		const struct pinsn *in = &t->w->prog->paths[f->path].code[f->pc];
 		simtime_t next;
 
+		if (world_stopped(t->w))
+			return INTERP_STOPPED;
+		t->now = now;
 		if (mc->mlp > 1) {
 			simtime_t r = deps_ready(f, in->deps);
 
@@ -639,26 +609,21 @@ simtime_t interp_run(struct ptask *t, simtime_t now)
 			/* pushf; pop; cli or sti: a few cycles, a machine parameter. */
 			next = now + (in->kind ? mc->irq_on : mc->irq_off);
 			break;
-		case P_DELAY: {
-			int64_t d = expr_eval(in->a, f->locals, t->builtins);
-
-			simtime_t ps = d > 0 ? (uint64_t)d * (in->delay_cycles ? mc->cycle : PS_PER_NS) : 0;
-
-			/* Compute shares the core with a running SMT sibling (machine parameter). */
-			if (t->w->cpu_shared && t->w->cpu_shared[t->cpu])
-				ps = ps * mc->smt_compute_pct / 100;
-			next = now + ps;
+		case P_DELAY:
+			next = exec_delay(t, in, f->locals, now);
 			break;
-		}
 		case P_WORK:
 			next = exec_work(t, in, f->locals, now);
 			break;
 		default:
 			next = exec_mem(t, in, f->locals, now);
 		}
+		if (world_stopped(t->w))
+			return INTERP_STOPPED;
 		f->pc++;
 		if (next > now)
 			return next;
 	}
-	return now + 1;
+	/* INTERP_FREE_INSNS without simulated time: a cycle each (interp.h). */
+	return now + (simtime_t)INTERP_FREE_INSNS * mc->cycle;
 }

@@ -32,6 +32,21 @@
  * pointer chase (an address computed from a loaded value) does not.  With `mlp` 1 every load
  * blocks, as before.  The slots are the core's (its L1 fill buffers): when every SMT thread
  * of the core runs an actor, each thread gets mlp / smt of them (at least one).
+ *
+ * Run-time model errors: what the kernel could not do either -- a division that faults
+ * (expr.h), calls nested deeper than INTERP_MAX_DEPTH (a path that calls itself), an index
+ * past its array, an entity handle, CPU or node that does not exist, a delay that takes the
+ * clock past SIMTIME_MAX -- stop the run.  world.model_err then holds one line,
+ * "FILE:LINE:COL: model error in path P on cpu C at T ps: WHAT (expected ...)", with the
+ * position of the path operation; the CLI prints it and exits 1.  Invariant violations of
+ * the memory system (mem->failed) stay a separate report.
+ *
+ * The end time: the run loop cuts a thread whose next step is at or past world.end_time,
+ * also in the middle of a path call (the loop iteration it was in is not counted), and
+ * `work` stops streaming there.  Instructions that take no simulated time (arithmetic,
+ * branches, list and counter updates) are free, but a thread that runs INTERP_FREE_INSNS of
+ * them in a row yields and is charged a cycle for each: otherwise a loop without memory
+ * accesses or delays would hold the clock still and never reach the end time.
  */
 #ifndef C2C_INTERP_H
 #define C2C_INTERP_H
@@ -110,9 +125,12 @@ struct world {
 	uint32_t nr_parked, cap_parked;
 	uint64_t *work_cursor;  /* per cpu */
 	const uint8_t *cpu_shared; /* per CPU: its core's SMT threads all run (run.c), or NULL */
+	simtime_t end_time;     /* the run's end time (0: none): `work` stops there */
+	struct c2c_err model_err; /* set: a run-time model error stopped the run */
 };
 
 #define INTERP_MAX_DEPTH 16
+#define INTERP_FREE_INSNS 65536
 
 struct frame {
 	uint32_t path, pc;
@@ -130,6 +148,7 @@ struct ptask {
 	int64_t builtins[EB_COUNT];
 	struct frame frames[INTERP_MAX_DEPTH];
 	int depth;
+	simtime_t now;          /* issue time of the running instruction (model errors) */
 	/* a lock operation in progress */
 	uint8_t lock_phase;
 	int64_t ticket;
@@ -149,6 +168,7 @@ struct ptask {
 
 #define INTERP_DONE UINT64_MAX    /* the top-level call returned */
 #define INTERP_PARKED (UINT64_MAX - 1) /* waiting for a line to be written */
+#define INTERP_STOPPED INTERP_PARKED /* a model error stopped the run: nothing to schedule */
 
 /* world_init - set up @w for @prog on @mem with entities @ents (which must outlive it).
  * Can't fail. */
@@ -165,8 +185,15 @@ void pthread_release(struct ptask *t);
 void interp_call(struct ptask *t, uint32_t path, const int64_t *args, simtime_t now);
 
 /* interp_run - run until the thread must wait.  Return: when it continues, INTERP_PARKED,
- * or INTERP_DONE when the call started by interp_call returned. */
+ * INTERP_DONE when the call started by interp_call returned, or INTERP_STOPPED when the run
+ * stopped (world_stopped()). */
 simtime_t interp_run(struct ptask *t, simtime_t now);
+
+/* world_stopped - did an invariant violation or a model error stop the run? */
+static inline bool world_stopped(const struct world *w)
+{
+	return w->mem->failed || w->model_err.set;
+}
 
 /* samples_percentile - the @pct-th percentile (0-100) of @s (sorts it). */
 uint64_t samples_percentile(struct samples *s, unsigned pct);

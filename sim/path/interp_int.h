@@ -1,4 +1,4 @@
-/* interp_int.h - shared by interp.c and interp_lock.c only. */
+/* interp_int.h - shared by interp.c, interp_addr.c and interp_lock.c only. */
 #ifndef C2C_INTERP_INT_H
 #define C2C_INTERP_INT_H
 
@@ -14,6 +14,20 @@ uint64_t it_addr(struct ptask *t, const struct member_ref *a, int *cpu);
 /* A timed access that also counts lines and remote fetches of the current top-level call. */
 simtime_t it_access(struct ptask *t, uint64_t addr, uint32_t size, enum mem_op op,
 		    uint32_t site, simtime_t now);
+
+/* it_in_range - is @v a valid index below @n?  Else a model error naming @what ("CPU",
+ * "entity"); the caller goes on with a valid stand-in until the run stops, so nothing
+ * outside the model's memory is touched. */
+bool it_in_range(struct ptask *t, int64_t v, int64_t n, const char *what);
+
+/* it_eval - the value of @e in the current frame (@loc: its locals); a division fault is a
+ * model error at the running instruction. */
+int64_t it_eval(struct ptask *t, const struct expr *e, const int64_t *loc);
+
+/* it_model_error - stop the run with a model error at instruction @in of the running path
+ * (see interp.h for the message).  Only the first error is kept. */
+void it_model_error(struct ptask *t, const struct pinsn *in, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 void it_sample(struct samples *s, uint64_t v);
 

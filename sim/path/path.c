@@ -350,6 +350,11 @@ static bool compile_path(struct program *pr, struct path *p, const struct yt_nod
 	p->nr_locals = pc.nr_locals;
 	p->nr_code = pc.code->len;
 	p->code = (struct pinsn *)(void *)g_array_free(pc.code, FALSE);
+	/* The file's tree (which owns the marks' file names) is freed after loading; run-time
+	 * model errors still name the operation's position, through the path's own copy. */
+	for (uint32_t i = 0; i < p->nr_code; i++)
+		p->code[i].mark.file = p->file;
+	p->mark.file = p->file;
 	for (int i = 0; i < pc.nr_locals; i++)
 		g_free(pc.locals[i]);
 	for (int i = 0; i < pc.nr_loops; i++)

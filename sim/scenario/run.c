@@ -5,7 +5,9 @@
  * pending event: "issue my next operation", scheduled at the time the memory system says the
  * CPU can go on.  Threads start at time 0 in actor order then CPU order, so ties at a time are
  * broken by that order (evq's FIFO on scheduling).  Delays draw from the thread's own random
- * stream, seeded from (scenario seed, actor, CPU).
+ * stream, seeded from (scenario seed, actor, CPU).  The end time cuts a thread at its first
+ * step at or past it, also inside a path call; a clock that would pass SIMTIME_MAX stops
+ * the run (types.h).
  */
 #include "scenario/run.h"
 
@@ -16,6 +18,9 @@
 #include "core/rng.h"
 #include "scenario/runwatch.h"
 #include "scenario/scenario.h"
+
+/* A time past SIMTIME_MAX, for a sum that overflowed; below the interpreter's sentinels. */
+#define TIME_PAST_MAX (UINT64_MAX - 2)
 
 struct thread {
 	const struct actor *a;
@@ -36,12 +41,18 @@ struct sim {
 	const struct variant *v;
 	simtime_t end;       /* the last time any thread finished or was cut */
 	bool cut;            /* the end time stopped at least one thread */
+	struct c2c_err clock_err; /* set: the clock would pass SIMTIME_MAX (run stopped) */
 };
 
-/* Compute time of @cpu stretched when its core's SMT threads all run (machine parameter). */
+/* Compute time of @cpu stretched when its core's SMT threads all run (machine parameter);
+ * past SIMTIME_MAX it saturates there and beyond (the clock check stops the run). */
 static simtime_t smt_scale(const struct sim *sim, int cpu, simtime_t d)
 {
-	return sim->cpu_shared[cpu] ? d * sim->v->mc.smt_compute_pct / 100 : d;
+	simtime_t x;
+
+	if (!sim->cpu_shared[cpu])
+		return d;
+	return simtime_pct(d, sim->v->mc.smt_compute_pct, &x) ? x : TIME_PAST_MAX;
 }
 
 /* thread_done - has the thread run all it was asked to, after finishing an iteration? */
@@ -52,37 +63,83 @@ static bool thread_done(const struct sim *sim, const struct thread *t)
 	return sim->v->end_iterations && t->iter >= sim->v->end_iterations;
 }
 
+/* The run stops on an invariant violation, a model error or a clock overflow. */
+static bool sim_stopped(const struct sim *sim)
+{
+	return sim->mem->failed || (sim->world && sim->world->model_err.set) ||
+	       sim->clock_err.set;
+}
+
+/* Is @when at or past the end time?  Then the thread is cut there. */
+static bool past_end(struct sim *sim, simtime_t when)
+{
+	if (!sim->v->end_time || when < sim->v->end_time)
+		return false;
+	sim->cut = true;
+	return true;
+}
+
+static void thread_step(struct sim *sim, void *data, uint64_t arg);
+
+/* Does @t's clock pass SIMTIME_MAX at @next?  Then the end time cuts the thread, or, in a
+ * run without one, the run stops with a message. */
+static bool clock_passes_max(struct sim *sim, const struct thread *t, simtime_t next)
+{
+	if (next <= SIMTIME_MAX || past_end(sim, next))
+		return next > SIMTIME_MAX;
+	err_setf(&sim->clock_err, "the simulated clock of cpu %d (actor %s) would pass "
+		 "SIMTIME_MAX = %" G_GUINT64_FORMAT " ps (about 106 days) after %" G_GUINT64_FORMAT
+		 " ps; the run stops (expected an end time or durations that fit)", t->cpu,
+		 t->a->name, SIMTIME_MAX, evq_now(sim->q));
+	return true;
+}
+
+/* Schedule @t's next step at @next, unless the end time cuts it or the clock overflows. */
+static void schedule(struct sim *sim, struct thread *t, simtime_t next)
+{
+	if (!past_end(sim, next) && !clock_passes_max(sim, t, next))
+		evq_push(sim->q, next, thread_step, t, 0);
+}
+
 static void thread_step(struct sim *sim, void *data, uint64_t arg)
 {
 	struct thread *t = data;
 	const struct op *op = &t->a->ops[t->pc];
-	simtime_t now = evq_now(sim->q), next;
+	simtime_t now = evq_now(sim->q), next, d;
 
+	/* A thread woken past the end time (a lock waiter) stops there too. */
+	if (past_end(sim, now))
+		return;
 	if (op->kind == OP_CALL) {
 		if (!t->in_call) {
 			interp_call(&t->pt, (uint32_t)op->call, op->args, now);
 			t->in_call = true;
 		}
 		next = interp_run(&t->pt, now);
-		if (next == INTERP_PARKED)
-			return; /* world->wake reschedules it */
+		if (next == INTERP_PARKED || next == INTERP_STOPPED)
+			return; /* world->wake reschedules it, or the run is over */
 		if (next != INTERP_DONE) {
-			evq_push(sim->q, next, thread_step, t, 0);
+			schedule(sim, t, next); /* the end time cuts the call, uncounted */
 			return;
 		}
 		t->in_call = false;
 		next = now;
-	} else if (op->kind == OP_DELAY)
-		next = now + smt_scale(sim, t->cpu, op->delay_min +
-				       (op->delay_max > op->delay_min
-						? rng_below(&t->rng, op->delay_max - op->delay_min + 1)
-						: 0));
-	else
+	} else if (op->kind == OP_DELAY) {
+		/* Durations are at most SIMTIME_MAX (2^63 - 1), so max - min + 1 fits; the
+		 * stretch and the sum with the clock are checked. */
+		d = smt_scale(sim, t->cpu, op->delay_min +
+			      (op->delay_max > op->delay_min
+				       ? rng_below(&t->rng, op->delay_max - op->delay_min + 1) : 0));
+		if (__builtin_add_overflow(now, d, &next))
+			next = TIME_PAST_MAX;
+	} else
 		next = mem_access(sim->mem, t->cpu, op->addr + (uint64_t)t->cpu * op->cpu_stride,
 				  op->size, (enum mem_op)op->kind, op->site, now);
 	/* Time must advance, or a loop of zero delays would never reach the end time. */
 	if (next == now)
 		next++;
+	if (clock_passes_max(sim, t, next))
+		return; /* not even a last iteration may finish past the clock's end */
 	if (++t->pc == t->a->nr_ops) {
 		t->pc = 0;
 		t->iter++;
@@ -93,11 +150,7 @@ static void thread_step(struct sim *sim, void *data, uint64_t arg)
 			return;
 		}
 	}
-	if (sim->v->end_time && next >= sim->v->end_time) {
-		sim->cut = true;
-		return;
-	}
-	evq_push(sim->q, next, thread_step, t, 0);
+	schedule(sim, t, next);
 }
 
 /* world->wake: a parked thread continues at @when. */
@@ -165,6 +218,7 @@ struct run_result *run_variant(const struct scenario *sc, uint32_t vi, bool chec
 		sim.world->wake = wake_thread;
 		sim.world->wake_data = &sim;
 		sim.world->cpu_shared = sim.cpu_shared;
+		sim.world->end_time = v->end_time;
 	}
 	for (uint32_t a = 0; a < v->nr_actors; a++)
 		nr_threads += v->actors[a].nr_cpus;
@@ -179,7 +233,7 @@ struct run_result *run_variant(const struct scenario *sc, uint32_t vi, bool chec
 			evq_push(sim.q, 0, thread_step, &th[n], 0);
 		}
 	}
-	while (!sim.mem->failed && evq_pop(sim.q, &ev)) {
+	while (!sim_stopped(&sim) && evq_pop(sim.q, &ev)) {
 		ev.fn(&sim, ev.data, ev.arg);
 		/* The host's watch (runwatch.h): a signal stops the run between two events. */
 		if (!(sim.q->dispatched % RUNWATCH_EVENTS) &&
@@ -198,8 +252,12 @@ struct run_result *run_variant(const struct scenario *sc, uint32_t vi, bool chec
 	g_free(th);
 	if (sim.world)
 		sim.world->wake = NULL; /* the queue is gone */
-	if (sim.mem->failed) {
-		err_setf(err, "%s: variant %s: %s", sc->path, v->name, sim.mem->fail_msg);
+	if (sim_stopped(&sim)) {
+		/* A model error names its path operation first; err keeps the first message. */
+		if (sim.world && sim.world->model_err.set)
+			err_setf(err, "%s (variant %s)", sim.world->model_err.msg, v->name);
+		err_setf(err, "%s: variant %s: %s", sc->path, v->name,
+			 sim.clock_err.set ? sim.clock_err.msg : sim.mem->fail_msg);
 		run_result_free(r);
 		return NULL;
 	}

@@ -16,21 +16,7 @@ struct cmd {
 /* Run c2csim with @args (NULL-terminated) in the source tree; fills @c. */
 static void c2csim(struct cmd *c, const char *const *args)
 {
-	const char *bin = getenv("C2CSIM_BIN");
-	GPtrArray *argv = g_ptr_array_new();
-	g_autofree char *src = tu_src_path(".");
-	g_autoptr(GError) gerr = NULL;
-	int wait;
-
-	ck_assert_msg(bin != NULL, "C2CSIM_BIN is not set (run the tests with meson test)");
-	g_ptr_array_add(argv, (char *)bin);
-	for (; *args; args++)
-		g_ptr_array_add(argv, (char *)*args);
-	g_ptr_array_add(argv, NULL);
-	ck_assert_msg(g_spawn_sync(src, (char **)argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
-				   &c->out, &c->err, &wait, &gerr), "%s", gerr ? gerr->message : "");
-	c->status = WIFEXITED(wait) ? WEXITSTATUS(wait) : 128;
-	g_ptr_array_free(argv, TRUE);
+	tu_spawn_c2csim(args, &c->status, &c->out, &c->err);
 }
 
 static void cmd_free(struct cmd *c)
@@ -451,7 +437,8 @@ START_TEST(run_variant_selection)
 }
 END_TEST
 
-/* A model that indexes past an array stops the run (exit 1) and names the path. */
+/* A model that indexes past an array stops the run (exit 1) with one line naming the path
+ * operation's position, the path, the CPU and the simulated time. */
 START_TEST(run_model_index_out_of_range)
 {
 	const char *a[] = {"run", "sim/tests/data/res-counter.yaml", "--quiet", "--set",
@@ -461,8 +448,9 @@ START_TEST(run_model_index_out_of_range)
 
 	c2csim(&c, a);
 	ck_assert_int_eq(c.status, 1);
-	ck_assert_msg(strstr(c.err, "model error: path bad_index, instruction 0: index 5 is out of "
-			     "range (expected 0 to 4)") != NULL, "%s", c.err);
+	ck_assert_str_eq(c.err, "sim/tests/data/paths/res_counter.yaml:46:15: model error in path "
+			 "bad_index on cpu 0 at 0 ps: index 5 is out of range (expected 0 to 4) "
+			 "(variant default)\n");
 	cmd_free(&c);
 }
 END_TEST

@@ -304,7 +304,7 @@ START_TEST(yt_duration_valid)
 	ck_assert(dur_of("0", 1000, &v, msg) && v == 0);
 	ck_assert(dur_of("1_000", 1, &v, msg) && v == 1000);
 	ck_assert(dur_of("2.5", 1000000, &v, msg) && v == 2500000);
-	ck_assert(dur_of("18446744073709551.615", 1000, &v, msg) && v == UINT64_MAX);
+	ck_assert(dur_of("9223372036854775.807", 1000, &v, msg) && v == INT64_MAX);
 }
 END_TEST
 
@@ -336,10 +336,16 @@ START_TEST(yt_duration_overflow)
 
 	ck_assert(!dur_of("18446744073709552", 1000, &v, msg));
 	ck_assert_str_eq(msg, "t.yaml:1:4: lat: 18446744073709552 is out of range (expected a "
-			      "duration >= 0 below 2^64 ps)");
+			      "duration >= 0 of at most 2^63 - 1 ps, SIMTIME_MAX)");
 	ck_assert(!dur_of("99999999999999999999", 1, &v, msg));
 	ck_assert_str_eq(msg, "t.yaml:1:4: lat: 99999999999999999999 is out of range (expected a "
-			      "duration >= 0 below 2^64 ps)");
+			      "duration >= 0 of at most 2^63 - 1 ps, SIMTIME_MAX)");
+	/* SIMTIME_MAX is the last representable time: 2^63 - 1 ps fits, one more does not. */
+	ck_assert(dur_of("9223372036854775.807", 1000, &v, msg));
+	ck_assert_uint_eq(v, INT64_MAX);
+	ck_assert(!dur_of("9223372036854775.808", 1000, &v, msg));
+	ck_assert_str_eq(msg, "t.yaml:1:4: lat: 9223372036854775.808 is out of range (expected a "
+			      "duration >= 0 of at most 2^63 - 1 ps, SIMTIME_MAX)");
 }
 END_TEST
 

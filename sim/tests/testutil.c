@@ -3,6 +3,7 @@
 
 #include <glib.h>
 #include <string.h>
+#include <sys/wait.h>
 
 #include "yaml/ytree.h"
 
@@ -12,6 +13,25 @@ char *tu_src_path(const char *rel)
 
 	ck_assert_msg(src != NULL, "C2CSIM_SRCDIR is not set (run the tests with meson test)");
 	return g_build_filename(src, rel, NULL);
+}
+
+void tu_spawn_c2csim(const char *const *args, int *status, char **out, char **err)
+{
+	const char *bin = getenv("C2CSIM_BIN");
+	GPtrArray *argv = g_ptr_array_new();
+	g_autofree char *src = tu_src_path(".");
+	g_autoptr(GError) gerr = NULL;
+	int wait;
+
+	ck_assert_msg(bin != NULL, "C2CSIM_BIN is not set (run the tests with meson test)");
+	g_ptr_array_add(argv, (char *)bin);
+	for (; *args; args++)
+		g_ptr_array_add(argv, (char *)*args);
+	g_ptr_array_add(argv, NULL);
+	ck_assert_msg(g_spawn_sync(src, (char **)argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
+				   out, err, &wait, &gerr), "%s", gerr ? gerr->message : "");
+	*status = WIFEXITED(wait) ? WEXITSTATUS(wait) : 128;
+	g_ptr_array_free(argv, TRUE);
 }
 
 void tu_machine(struct machine *m, const char *name, const char *const *overrides)

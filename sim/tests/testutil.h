@@ -18,6 +18,11 @@
 /* A path under the source tree (C2CSIM_SRCDIR is set by meson test).  Caller frees. */
 char *tu_src_path(const char *rel);
 
+/* Run the c2csim binary (C2CSIM_BIN, set by meson test) with @args (NULL-terminated) in the
+ * source tree; *@status gets the exit status (128 when killed by a signal), *@out and *@err
+ * what it wrote (the caller frees them). */
+void tu_spawn_c2csim(const char *const *args, int *status, char **out, char **err);
+
 /* Load models/machines/NAME.yaml, with optional overrides "key=value" (NULL-terminated),
  * into @m; fails the test on error. */
 void tu_machine(struct machine *m, const char *name, const char *const *overrides);

@@ -1,5 +1,6 @@
 /* ytree_value.c - typed scalar getters and their number parsing; see ytree.h for the design. */
 #include "yaml/ytree.h"
+#include "core/types.h"
 #include "yaml/ytree_int.h"
 
 #include <inttypes.h>
@@ -226,9 +227,9 @@ bool yt_duration(const struct yt_node *n, const char *what, uint64_t unit_ps, ui
 	/* Exact integer arithmetic: a rounded duration could reorder simulated events. */
 	if (r == NUM_OVERFLOW || !g_uint64_checked_mul(&total, whole, unit_ps) ||
 	    !g_uint64_checked_mul(&frac_ps, frac, unit_ps) ||
-	    !g_uint64_checked_add(&total, total, frac_ps / 1000)) {
-		err_set(err, n->mark, "%s: %s is out of range (expected %s below 2^64 ps)", what, s,
-			expected);
+	    !g_uint64_checked_add(&total, total, frac_ps / 1000) || total > SIMTIME_MAX) {
+		err_set(err, n->mark, "%s: %s is out of range (expected %s of at most 2^63 - 1 ps, "
+			"SIMTIME_MAX)", what, s, expected);
 		return false;
 	}
 	if (frac_ps % 1000) {

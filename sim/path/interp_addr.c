@@ -1,0 +1,114 @@
+/*
+ * interp_addr.c - what a path instruction addresses, and the run-time model errors that
+ * stop a run when a model asks for something the kernel could not do; see interp.h.
+ */
+#include <glib.h>
+#include <inttypes.h>
+#include <stdarg.h>
+
+#include "path/interp_int.h"
+
+/* ------------------------------------------------------------------ model errors */
+
+/* The instruction the top frame is running (exec_call stepped past the call already). */
+static const struct pinsn *running(const struct ptask *t)
+{
+	const struct frame *f = &t->frames[t->depth - 1];
+
+	return &t->w->prog->paths[f->path].code[f->pc];
+}
+
+void it_model_error(struct ptask *t, const struct pinsn *in, const char *fmt, ...)
+{
+	struct world *w = t->w;
+	const struct frame *f = &t->frames[t->depth - 1];
+	char what[C2C_ERR_MAX];
+	va_list ap;
+
+	if (w->model_err.set)
+		return;
+	va_start(ap, fmt);
+	g_vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	err_set(&w->model_err, in->mark, "model error in path %s on cpu %d at %" PRIu64 " ps: %s",
+		w->prog->paths[f->path].name, t->cpu, t->now, what);
+}
+
+int64_t it_eval(struct ptask *t, const struct expr *e, const int64_t *loc)
+{
+	enum expr_fault fault = EXPR_OK;
+	int64_t v = expr_eval(e, loc, t->builtins, &fault);
+
+	if (fault != EXPR_OK)
+		it_model_error(t, running(t), "'%s': %s", expr_text(e), expr_fault_what(fault));
+	return v;
+}
+
+bool it_in_range(struct ptask *t, int64_t v, int64_t n, const char *what)
+{
+	if (v >= 0 && v < n)
+		return true;
+	if (n > 0)
+		it_model_error(t, running(t), "%s %" PRId64 " does not exist (expected 0 to %"
+			       PRId64 ")", what, v, n - 1);
+	else
+		it_model_error(t, running(t), "%s %" PRId64 " does not exist (expected none: the "
+			       "scenario has no %s)", what, v, what);
+	return false;
+}
+
+/* ------------------------------------------------------------------ addresses */
+
+uint64_t it_addr(struct ptask *t, const struct member_ref *a, int *cpu_out)
+{
+	struct world *w = t->w;
+	const int64_t *loc = t->frames[t->depth - 1].locals;
+	const uint32_t nodes = (uint32_t)w->mc->numa_nodes;
+	const struct kobj *ko;
+	uint64_t base, addr;
+	int64_t node = 0, cpu = t->cpu;
+
+	if (a->node && !it_in_range(t, node = it_eval(t, a->node, loc), nodes, "node"))
+		node = 0;
+	if (a->ent >= 0) {
+		/* A handle from memory or list_pop can be anything: until the run stops, touch
+		 * the CPU's private `work` buffer, which no model object shares. */
+		int64_t e = loc[a->ent];
+
+		if (!it_in_range(t, e, w->ents->nr, "entity") ||
+		    !it_in_range(t, a->obj, w->prog->kinds[w->ents->kind[e]].nr_obj, "object of entity")) {
+			if (cpu_out)
+				*cpu_out = t->cpu;
+			return w->work_base + (uint64_t)t->cpu * WORK_SIZE;
+		}
+		ko = &w->prog->kinds[w->ents->kind[e]].obj[a->obj];
+		base = w->ents->base[w->ents->base_at[e] + (uint32_t)a->obj * nodes + (uint32_t)node];
+	} else {
+		ko = &w->prog->globals[a->obj];
+		base = w->ents->global_base[(uint32_t)a->obj * nodes + (uint32_t)node];
+	}
+	if (ko->percpu) {
+		if (a->cpu && !it_in_range(t, cpu = it_eval(t, a->cpu, loc), w->mc->nr_cpus, "CPU"))
+			cpu = t->cpu;
+		base += (uint64_t)cpu * PERCPU_STRIDE;
+	}
+	addr = base + a->off;
+	for (int i = 0; i < a->nr_idx; i++) {
+		int64_t ix = it_eval(t, a->idx[i], loc);
+
+		/* A model bug: stop the run and say where, rather than touch other memory. */
+		if (ix < 0 || (a->bound[i] && ix >= a->bound[i])) {
+			if (a->bound[i])
+				it_model_error(t, running(t), "index %" PRId64 " is out of range "
+					       "(expected 0 to %u)", ix, a->bound[i] - 1);
+			else
+				it_model_error(t, running(t), "index %" PRId64 " of a flexible array "
+					       "is negative (expected an index >= 0)", ix);
+			ix = 0;
+		}
+		addr += (uint64_t)ix * a->stride[i];
+	}
+	if (cpu_out)
+		*cpu_out = (int)cpu;
+	return addr;
+}
