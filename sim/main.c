@@ -19,6 +19,7 @@
 #include "cli.h"
 #include "layout_cmd.h"
 #include "mem/protocol.h"
+#include "report/plot.h"
 
 static const char usage[] =
 	"usage: c2csim COMMAND [ARGS]\n"
@@ -69,6 +70,8 @@ int main(int argc, char **argv)
 		return cli_layout(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "bench"))
 		return cli_bench(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "plot"))
+		return plot_main(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "protocol")) {
 		proto_print(stdout);
 		return 0;
