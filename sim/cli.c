@@ -8,6 +8,7 @@
 
 #include "c2csim_config.h"
 #include "report/output.h"
+#include "report/plot.h"
 #include "report/report.h"
 #include "scenario/run.h"
 #include "scenario/scenario.h"
@@ -18,7 +19,7 @@ struct run_args {
 	GArray *ov;          /* struct override; keys and values point into argv or ov_text */
 	GPtrArray *ov_text;  /* strings we made (owned) */
 	GPtrArray *only;     /* --variant names (point into argv), NULL-terminated when used */
-	bool seed_set, check, quiet;
+	bool seed_set, check, quiet, plot;
 	uint64_t seed;
 };
 
@@ -60,6 +61,8 @@ static bool parse_run_args(int argc, char **argv, struct run_args *a, struct c2c
 			a->check = true;
 		} else if (!strcmp(opt, "--quiet")) {
 			a->quiet = true;
+		} else if (!strcmp(opt, "--plot")) {
+			a->plot = true;
 		} else if (!strcmp(opt, "--pair")) {
 			add_override(a, "report.group=pair", err);
 		} else if (!strcmp(opt, "--callers")) {
@@ -91,7 +94,7 @@ static bool parse_run_args(int argc, char **argv, struct run_args *a, struct c2c
 			add_override(a, kv, err);
 		} else if (opt[0] == '-') {
 			err_setf(err, "c2csim run: unknown option '%s' (expected --seed, --out, --set, "
-				 "--variant, --check, --quiet, --pair, --callers or --sort)", opt);
+				 "--variant, --check, --quiet, --plot, --pair, --callers or --sort)", opt);
 			return false;
 		} else if (a->scenario) {
 			err_setf(err, "c2csim run: more than one scenario ('%s' and '%s')",
@@ -145,6 +148,8 @@ static int run_scenario(struct run_args *a, struct c2c_err *err)
 		if (!output_write(out, sc, runs, sc->nr_variants, text, err))
 			status = 2;
 	}
+	if (!status && a->plot && !plot_dir(out, NULL, PLOT_PNG | PLOT_SVG, err))
+		status = 2; /* the results are written; only the pictures are missing */
 	if (!status && !a->quiet)
 		fputs(text, stdout);
 	if (!status)

@@ -4,6 +4,8 @@
  *   c2csim run [SCENARIO] [--seed N] [--out DIR] [--set KEY=VALUE]... [--variant NAME]...
  *              [--check] [--quiet]
  *              [--pair] [--callers] [--sort tot|lcl|rmt]
+ *   c2csim plot RESULT_DIR   gnuplot pictures (report/plot.h)
+ *   c2csim sweep, merge      grids of runs (sweep/sweep.h)
  *   c2csim protocol          print the coherence protocol table
  *   c2csim bench [--scale N] simulated accesses per host second on the benchmark scenarios
  *   c2csim --help | --version
@@ -20,6 +22,7 @@
 #include "layout_cmd.h"
 #include "mem/protocol.h"
 #include "report/plot.h"
+#include "sweep/sweep.h"
 
 static const char usage[] =
 	"usage: c2csim COMMAND [ARGS]\n"
@@ -35,12 +38,19 @@ static const char usage[] =
 	"      --check               check the SWMR and data-value invariants on every transition\n"
 	"                            (also on when the environment has C2CSIM_CHECK=1)\n"
 	"      --quiet               do not print the report (the results directory is written)\n"
+	"      --plot                also draw the pictures into DIR/plots (c2csim plot)\n"
 	"      --pair                group the cacheline table by 128-byte pair (perf c2c --double-cl)\n"
 	"      --callers             split the Pareto rows by caller, the call site one frame up\n"
 	"                            (perf c2c -g)\n"
 	"      --sort tot|lcl|rmt    sort the cacheline table by total, local or remote HITMs\n"
 	"  layout COMMAND ...        struct layouts: import (pahole), show, fields, check, diff\n"
 	"                            (c2csim layout --help)\n"
+	"  plot RESULT_DIR [-o DIR] [--format png,svg]\n"
+	"                            gnuplot pictures of a results or sweep directory\n"
+	"  sweep SWEEP.yaml|SCENARIO [--axis KEY=V1|V2]... [-j N] [--out DIR]\n"
+	"                            run a grid of points; --emit-jobs FILE, --emit-slurm FILE\n"
+	"                            for GNU parallel and Slurm (c2csim sweep --help)\n"
+	"  merge DIR...              merge sweep or point directories into sweep.csv\n"
 	"  protocol                  print the MESI + adjacent-line prefetch protocol table\n"
 	"  bench [--scale N]         simulated accesses per host second (contended and uncontended\n"
 	"                            80-CPU workloads); N multiplies the run length\n"
@@ -72,6 +82,10 @@ int main(int argc, char **argv)
 		return cli_bench(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "plot"))
 		return plot_main(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "sweep"))
+		return sweep_main(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "merge"))
+		return merge_main(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "protocol")) {
 		proto_print(stdout);
 		return 0;

@@ -542,6 +542,11 @@ static void rm_tree(const char *path)
 	}
 }
 
+void output_rm_tree(const char *path)
+{
+	rm_tree(path);
+}
+
 /* May the existing @path be replaced?  Only a directory that is empty or holds results. */
 static bool replaceable(struct wctx *w, const struct stat *st)
 {

@@ -103,4 +103,8 @@
 bool output_write(const char *dir, const struct scenario *sc, struct run_result *const *runs,
 		  uint32_t nr, const char *report_text, struct c2c_err *err);
 
+/* output_rm_tree - remove @path and everything under it; symlinks are removed, never
+ * followed.  Best effort: it cleans up after a run (and after killed sweep workers). */
+void output_rm_tree(const char *path);
+
 #endif
