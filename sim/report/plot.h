@@ -125,9 +125,6 @@ void presults_free(struct presults *pr);
 /* The variant named @name in @pr, or NULL. */
 const struct pr_variant *presults_variant(const struct presults *pr, const char *name);
 
-/* The line (@object, @line) of @v, or NULL. */
-const struct pr_line *pr_find_line(const struct pr_variant *v, const char *object, int64_t line);
-
 /* The 64-byte line @line of @object in variant @v, or NULL. */
 const struct pr_l64 *pr_find_l64(const struct presults *pr, uint32_t v, const char *object,
 				 int64_t line);

@@ -197,14 +197,6 @@ const struct pr_variant *presults_variant(const struct presults *pr, const char 
 	return NULL;
 }
 
-const struct pr_line *pr_find_line(const struct pr_variant *v, const char *object, int64_t line)
-{
-	for (uint32_t i = 0; v && i < v->nr_lines; i++)
-		if (v->lines[i].line == line && !strcmp(v->lines[i].object, object))
-			return &v->lines[i];
-	return NULL;
-}
-
 char *pr_line_members(const struct presults *pr, const char *variant, const char *object,
 		      int64_t line, int max)
 {

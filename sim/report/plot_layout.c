@@ -130,14 +130,16 @@ static void layout_panel(GString *data, GString *body, const struct presults *pr
 		member_boxes(data, body, &g_array_index(ms, struct lmem, i), lo, hi);
 	for (int64_t line = lo - lo % PLOT_PAIR_LINES; line < hi; line += PLOT_PAIR_LINES)
 		g_string_append_printf(body, "set object rect from first -0.5, first %.2f to first "
-				       "64.5, first %.2f fs empty border lc rgb '#222222' lw 2.5 "
-				       "front\n", line_y(line) - 0.55, line_y(line + 1) + 0.55);
+				       "%d.5, first %.2f fs empty border lc rgb '#222222' lw 2.5 "
+				       "front\n", line_y(line) - 0.55, PLOT_LINE_BYTES,
+				       line_y(line + 1) + 0.55);
 	for (int64_t line = lo; line < hi; line++) {
 		const struct pr_l64 *e = pr_find_l64(pr, vi, hot->object, line);
 
-		g_string_append_printf(body, "set label '%" G_GUINT64_FORMAT " HITM' at first 65.5, "
+		g_string_append_printf(body, "set label '%" G_GUINT64_FORMAT " HITM' at first %d.5, "
 				       "first %.2f left font ',8'\n",
-				       e ? e->hitm_lcl + e->hitm_rmt + e->hitm_pf : 0, line_y(line));
+				       e ? e->hitm_lcl + e->hitm_rmt + e->hitm_pf : 0,
+				       PLOT_LINE_BYTES + 1, line_y(line));
 	}
 	g_string_append_printf(body, "plot dat index %d using 1:2:3:4:5:6:7 with boxxyerror fs "
 			       "solid 1.0 noborder lc palette notitle, dat index %d using "
@@ -170,11 +172,11 @@ bool plot_layout(struct plot_set *ps, const struct presults *pr, struct c2c_err 
 	g_string_append(body, "set multiplot layout 1,");
 	g_string_append_printf(body, "%d title 'Struct layout: members on 64-byte lines, "
 			       "128-byte pairs framed, shaded by HITMs'\n"
-			       "set xrange [-1:78]\nset xtics 0,8,64 font ',8'\nset xlabel 'byte "
+			       "set xrange [-1:%d]\nset xtics 0,8,%d font ',8'\nset xlabel 'byte "
 			       "in the line'\nset palette defined (0 '#ffffff', 1 '#f5b7b1', 2 "
 			       "'#e74c3c', 3 '#7b241c')\nset cbrange [0:%" G_GUINT64_FORMAT "]\n"
 			       "set cblabel 'HITMs of the member'\nset ytics font ',8'\n",
-			       n ? n : 1, max);
+			       n ? n : 1, PLOT_LINE_BYTES + 14, PLOT_LINE_BYTES, max);
 	for (uint32_t v = 0, k = 0; v < pr->nr && k < (uint32_t)n; v++)
 		if (has_panel(&pr->v[v])) {
 			layout_panel(data, body, pr, v, (int)k, k + 1 == (uint32_t)n);

@@ -93,9 +93,12 @@ static void remove_leftovers(const char *points)
 /*
  * Make @dir a sweep directory of @g: create it with sweep.yaml, or check the sweep.yaml it
  * has describes @g (then finished points are kept: resume).  A directory holding something
- * else is refused.  Return: false with @err set.
+ * else is refused.  With @clean, what killed workers left is removed: only a local sweep
+ * does that, as emitted jobs run side by side and one must not take another's temporary
+ * directory.  Return: false with @err set.
  */
-static bool prepare_dir(const struct sweep_grid *g, const char *dir, struct c2c_err *err)
+static bool prepare_dir(const struct sweep_grid *g, const char *dir, bool clean,
+			struct c2c_err *err)
 {
 	g_autofree char *yaml = g_build_filename(dir, "sweep.yaml", NULL);
 	g_autofree char *points = g_build_filename(dir, "points", NULL);
@@ -127,7 +130,8 @@ static bool prepare_dir(const struct sweep_grid *g, const char *dir, struct c2c_
 		err_setf(err, "c2csim sweep: %s", gerr->message);
 		return false;
 	}
-	remove_leftovers(points);
+	if (clean)
+		remove_leftovers(points);
 	return true;
 }
 
@@ -207,11 +211,11 @@ static void progress(const struct runner *r)
 {
 	enum { WIDTH = 30 };
 	char bar[WIDTH + 1];
-	uint32_t fill = r->total ? r->done * WIDTH / r->total : WIDTH, ran = r->started;
+	uint32_t fill = r->total ? r->done * WIDTH / r->total : WIDTH;
+	uint32_t finished_here = r->started - (uint32_t)r->nr_running;
 	double el = (double)(g_get_monotonic_time() - r->t0) / 1e6;
-	uint32_t finished_here = ran - (uint32_t)r->nr_running;
-	double eta = finished_here ? el / finished_here * (r->total - r->done) /
-					     (r->jobs ? r->jobs : 1) * 1.0 : 0;
+	/* This run's pace, all workers together, times what is left. */
+	double eta = finished_here ? el / finished_here * (r->total - r->done) : 0;
 
 	if (!r->tty)
 		return;
@@ -231,8 +235,10 @@ static void stop_workers(struct runner *r)
 		kill(r->w[k].pid, SIGINT);
 }
 
-/* Run the pending points on r->jobs workers.  Return: false when one could not start. */
-static bool run_pending(struct runner *r, struct c2c_err *err)
+/* Run the pending points on r->jobs workers until all ended, one failed (r->failed) or a
+ * signal came (interrupted); then wait for the running ones.  Can't fail: a worker that
+ * cannot start sets r->failed and @err. */
+static void run_pending(struct runner *r, struct c2c_err *err)
 {
 	guint next = 0;
 	bool stopping = false;
@@ -267,7 +273,6 @@ static bool run_pending(struct runner *r, struct c2c_err *err)
 	}
 	if (r->tty)
 		fputc('\n', stderr);
-	return true;
 }
 
 /* The binary workers run: this very program. */
@@ -325,7 +330,8 @@ static int report_failure(const struct runner *r)
 static int run_sweep(const struct sweep_opts *o, const struct sweep_grid *g, const char *dir)
 {
 	g_autofree char *exe = self_exe();
-	struct runner r = {.g = g, .dir = dir, .exe = exe, .total = g->nr_points,
+	struct runner r = {.g = g, .dir = dir, .exe = exe,
+			   .total = o->point >= 0 ? 1 : g->nr_points,
 			   .jobs = o->jobs > 0 ? o->jobs : (int)g_get_num_processors(),
 			   .tty = isatty(STDERR_FILENO) && o->point < 0,
 			   .t0 = g_get_monotonic_time()};
@@ -390,7 +396,7 @@ static int sweep_with(const struct sweep_opts *o, struct sweep_grid *g)
 	}
 	if (o->no_resume && o->point < 0)
 		output_rm_tree(dir);
-	if (!prepare_dir(g, dir, &err) ||
+	if (!prepare_dir(g, dir, o->point < 0 && !o->emit_jobs && !o->emit_slurm, &err) ||
 	    (o->emit_jobs && !sweep_emit(g, exe, dir, o->emit_jobs, false, &err)) ||
 	    (o->emit_slurm && !sweep_emit(g, exe, dir, o->emit_slurm, true, &err))) {
 		fprintf(stderr, "%s\n", err.msg);

@@ -193,6 +193,35 @@ START_TEST(sweep_refuses_other_grid)
 }
 END_TEST
 
+/* A sweep file gives the grid --axis gives; a bad one is one line with its position. */
+START_TEST(sweep_file_grid)
+{
+	g_autofree char *dir = sh_tmpdir();
+	g_autofree char *cmd = g_strdup_printf(
+		"\"$C2CSIM\" sweep '%s/grid.yaml' --out '%s/s' --emit-jobs '%s/j1' && "
+		"\"$C2CSIM\" sweep scenarios/seeds/002-lruvec-prefetch.yaml --axis "
+		"'actors[0].cpus=0-0|0-1' --axis 'variant=before|after' --set end.time_us=100 "
+		"--out '%s/s' --emit-jobs '%s/j2' && cmp '%s/j1' '%s/j2' && wc -l < '%s/j1'",
+		dir, dir, dir, dir, dir, dir, dir, dir);
+	g_autofree char *bad = g_strdup_printf("\"$C2CSIM\" sweep '%s/bad.yaml'", dir);
+	g_autofree char *out = NULL, *jobs = NULL;
+
+	sh_put(dir, "grid.yaml", "scenario: scenarios/seeds/002-lruvec-prefetch.yaml\n"
+	       "set: {end.time_us: 100}\naxes:\n  actors[0].cpus: [0-0, 0-1]\n"
+	       "  variant: [before, after]\n");
+	ck_assert_msg(sh_run(cmd, &out) == 0, "%s", out);
+	ck_assert_msg(g_str_has_suffix(out, "\n4\n"), "4 job lines: %s", out);
+	jobs = sh_file(dir, "j1");
+	ck_assert_msg(strstr(jobs, " --point 3\n"), "%s", jobs);
+	g_free(out);
+	sh_put(dir, "bad.yaml", "scenario: x.yaml\naxes: [a]\n");
+	ck_assert_int_eq(sh_run(bad, &out), 2);
+	ck_assert_msg(strstr(out, "bad.yaml:2:7: axes: expected a mapping"), "%s", out);
+	ck_assert_msg(rows(out) == 1, "one line: %s", out);
+	sh_rm(dir);
+}
+END_TEST
+
 static Suite *sweep_suite(void)
 {
 	Suite *s = suite_create("sweep");
@@ -202,6 +231,7 @@ static Suite *sweep_suite(void)
 	tcase_add_test(tc, sweep_slurm_task_runs_its_point);
 	tcase_add_test(tc, sweep_resumes_after_sigint);
 	tcase_add_test(tc, sweep_refuses_other_grid);
+	tcase_add_test(tc, sweep_file_grid);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("merge_main");
 	tcase_add_test(tc, merge_headline_columns);
