@@ -195,8 +195,10 @@ static int pmember_cmp(const void *pa, const void *pb)
 	return strcmp(a->name, b->name);
 }
 
-/* HITMs and store misses per member of line @l of variant @v, most HITMs first. */
-static GArray *line_members(const struct presults *pr, const char *v, const struct pr_line *l)
+/* HITMs and store misses per member of line @l of variant @v, most HITMs first; @span gets
+ * the bytes the rows reach (past 64 when the run's coherence unit was the 128-byte pair). */
+static GArray *line_members(const struct presults *pr, const char *v, const struct pr_line *l,
+			    uint64_t *span)
 {
 	const struct csv *c = pr->offsets;
 	int cv = csv_col(c, "variant"), ca = csv_col(c, "address"), co = csv_col(c, "offset");
@@ -212,6 +214,7 @@ static GArray *line_members(const struct presults *pr, const char *v, const stru
 
 		if (strcmp(csv_get(c, r, cv), v) || csv_u64(c, r, ca) != l->addr)
 			continue;
+		*span = csv_u64(c, r, co) + 1 > *span ? csv_u64(c, r, co) + 1 : *span;
 		name = pr_member_at(pr, v, csv_get(c, r, cobj), addr);
 		name = name ? name : csv_get(c, r, cm);
 		for (guint i = 0; i < ms->len && !m; i++)
@@ -235,10 +238,14 @@ static void pareto_panel(GString *data, GString *body, const struct presults *pr
 			 const struct pr_variant *v, int idx)
 {
 	const struct pr_line *l = &v->lines[0];
-	GArray *ms = line_members(pr, v->name, l);
-	uint64_t total = 0, cum = 0;
-	g_autofree char *title = g_strdup_printf("%s: %s line %" G_GINT64_FORMAT " (%s)", v->name,
-						 l->type, l->line, l->object);
+	uint64_t total = 0, cum = 0, span = 0;
+	GArray *ms = line_members(pr, v->name, l, &span);
+	g_autofree char *title = span > PLOT_LINE_BYTES
+		? g_strdup_printf("%s: %s lines %" G_GINT64_FORMAT "-%" G_GINT64_FORMAT " (%s; one "
+				  "128-byte coherence unit)", v->name, l->type, l->line,
+				  l->line + 1, l->object)
+		: g_strdup_printf("%s: %s line %" G_GINT64_FORMAT " (%s)", v->name, l->type, l->line,
+				  l->object);
 
 	for (guint i = 0; i < ms->len; i++)
 		total += g_array_index(ms, struct pmember, i).hitm;
@@ -280,8 +287,8 @@ bool plot_pareto(struct plot_set *ps, const struct presults *pr, struct c2c_err 
 			       "line of each variant'\nset style fill solid 0.9 border -1\n"
 			       "set boxwidth 0.4\nset ylabel 'events'\nset y2label 'cumulative "
 			       "HITMs (%%)'\nset y2range [0:105]\nset y2tics 25\nset ytics nomirror\n"
-			       "set yrange [0:*]\nset grid ytics\nset key outside top center horizontal font ',8'\n"
-			       "set bmargin 7\n", n ? n : 1);
+			       "set yrange [0:*]\nset grid ytics\nset key outside right top "
+			       "vertical font ',8'\nset bmargin 7\n", n ? n : 1);
 	n = 0;
 	for (uint32_t v = 0; v < pr->nr && n < PLOT_VARIANTS; v++)
 		if (pr->v[v].nr_lines)

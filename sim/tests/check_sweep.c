@@ -87,7 +87,8 @@ START_TEST(sweep_resumes_after_sigint)
 	g_autofree char *src = tu_src_path(".");
 	g_autofree char *out_dir = g_build_filename(dir, "s", NULL);
 	const char *argv[] = {getenv("C2CSIM_BIN"), "sweep",
-			      "scenarios/seeds/002-lruvec-prefetch.yaml", "--axis", "actors[0].cpus=0-0|0-1|0-3|0-7|0-15|0-19", "--axis",
+			      "scenarios/seeds/002-lruvec-prefetch.yaml", "--axis",
+			      "actors[0].cpus=0-0|0-1|0-3|0-7|0-15|0-19", "--axis",
 			      "variant=before|after", "--set", "end.time_us=300", "-j", "1",
 			      "--no-plot", "--out", out_dir, NULL};
 	g_autofree char *cmd = g_strdup_printf(
