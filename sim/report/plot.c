@@ -170,7 +170,7 @@ int plot_main(int argc, char **argv)
 		{"output", 'o', 0, G_OPTION_ARG_FILENAME, &out, "plot directory "
 		 "(default RESULT_DIR/plots)", "DIR"},
 		{"format", 0, 0, G_OPTION_ARG_STRING, &fmt, "png, svg or png,svg (default)", "LIST"},
-		{G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &rest, NULL, "RESULT_DIR"},
+		{G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &rest, NULL, NULL},
 		{NULL, 0, 0, 0, NULL, NULL, NULL},
 	};
 	GOptionContext *ctx = g_option_context_new("RESULT_DIR - draw the pictures of a results "

@@ -432,8 +432,7 @@ int sweep_main(int argc, char **argv)
 		{"no-resume", 0, 0, G_OPTION_ARG_NONE, &o.no_resume, "start over: remove the sweep "
 		 "directory first", NULL},
 		{"no-plot", 0, 0, G_OPTION_ARG_NONE, &o.no_plot, "do not draw the sweep curves", NULL},
-		{G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &o.rest, NULL,
-		 "SWEEP.yaml|SCENARIO"},
+		{G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &o.rest, NULL, NULL},
 		{NULL, 0, 0, 0, NULL, NULL, NULL},
 	};
 	GOptionContext *ctx = g_option_context_new("SWEEP.yaml|SCENARIO - run a grid of points "

@@ -296,7 +296,7 @@ int merge_main(int argc, char **argv)
 	GOptionEntry entries[] = {
 		{"out", 'o', 0, G_OPTION_ARG_FILENAME, &out, "directory for sweep.csv (default: "
 		 "the first DIR)", "DIR"},
-		{G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &dirs, NULL, "DIR..."},
+		{G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &dirs, NULL, NULL},
 		{NULL, 0, 0, 0, NULL, NULL, NULL},
 	};
 	GOptionContext *ctx = g_option_context_new("DIR... - merge sweep or point directories "
