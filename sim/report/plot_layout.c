@@ -13,37 +13,58 @@ struct lmem {
 	uint64_t off, size, hitm;
 };
 
-/* The members of @object in @variant (layout.csv) with the HITMs of offsets.csv. */
+/* Bytes drawn per accessed offset of an object without a layout (a plain region): the
+ * results do not record access sizes, and 8 is the common one. */
+#define REGION_ACCESS_BYTES 8
+
+/* Add @hitm at byte @at to the member holding it; without a layout (@synth), make an
+ * REGION_ACCESS_BYTES block "+0xOFF" for every accessed offset. */
+static void add_hitm(GArray *ms, uint64_t at, uint64_t hitm, bool synth, GPtrArray *names)
+{
+	for (guint i = 0; i < ms->len; i++) {
+		struct lmem *m = &g_array_index(ms, struct lmem, i);
+
+		if (at >= m->off && at < m->off + m->size) {
+			m->hitm += hitm;
+			return;
+		}
+	}
+	if (synth) {
+		char *name = g_strdup_printf("+0x%" G_GINT64_MODIFIER "x", at);
+		struct lmem m = {name, at, REGION_ACCESS_BYTES, hitm};
+
+		g_ptr_array_add(names, name);
+		g_array_append_val(ms, m);
+	}
+}
+
+/* The members of @object (at @base) in @variant, from layout.csv, with the HITMs of
+ * offsets.csv; the names of made-up members go to @names (owned). */
 static GArray *object_members(const struct presults *pr, const char *variant,
-			      const char *object, uint64_t *base)
+			      const char *object, uint64_t base, GPtrArray *names)
 {
 	const struct csv *c = pr->layout, *o = pr->offsets;
-	int cv = csv_col(c, "variant"), co = csv_col(c, "object"), cb = csv_col(c, "base");
+	int cv = csv_col(c, "variant"), co = csv_col(c, "object");
 	int coff = csv_col(c, "offset"), csz = csv_col(c, "size"), cm = csv_col(c, "member");
 	int ov = csv_col(o, "variant"), oo = csv_col(o, "object"), oa = csv_col(o, "address");
 	int ooff = csv_col(o, "offset"), hl = csv_col(o, "hitm_local");
 	int hr = csv_col(o, "hitm_remote");
 	GArray *ms = g_array_new(FALSE, FALSE, sizeof(struct lmem));
+	bool synth;
 
 	for (uint32_t r = 0; c && r < c->nrow; r++) {
 		struct lmem m = {csv_get(c, r, cm), csv_u64(c, r, coff), csv_u64(c, r, csz), 0};
 
-		if (strcmp(csv_get(c, r, cv), variant) || strcmp(csv_get(c, r, co), object))
-			continue;
-		*base = csv_u64(c, r, cb);
-		g_array_append_val(ms, m);
+		if (!strcmp(csv_get(c, r, cv), variant) && !strcmp(csv_get(c, r, co), object))
+			g_array_append_val(ms, m);
 	}
+	synth = !ms->len;
 	for (uint32_t r = 0; r < o->nrow; r++) {
-		uint64_t at = csv_u64(o, r, oa) + csv_u64(o, r, ooff) - *base;
+		uint64_t at = csv_u64(o, r, oa) + csv_u64(o, r, ooff);
 
-		if (strcmp(csv_get(o, r, ov), variant) || strcmp(csv_get(o, r, oo), object))
-			continue;
-		for (guint i = 0; i < ms->len; i++) {
-			struct lmem *m = &g_array_index(ms, struct lmem, i);
-
-			if (at >= m->off && at < m->off + m->size)
-				m->hitm += csv_u64(o, r, hl) + csv_u64(o, r, hr);
-		}
+		if (!strcmp(csv_get(o, r, ov), variant) && !strcmp(csv_get(o, r, oo), object) &&
+		    at >= base)
+			add_hitm(ms, at - base, csv_u64(o, r, hl) + csv_u64(o, r, hr), synth, names);
 	}
 	return ms;
 }
@@ -98,11 +119,13 @@ static void layout_panel(GString *data, GString *body, const struct presults *pr
 {
 	const struct pr_variant *v = &pr->v[vi];
 	const struct pr_line *hot = &v->lines[0];
-	uint64_t base = 0, end = 0;
-	GArray *ms = object_members(pr, v->name, hot->object, &base);
+	uint64_t end = 0, base = hot->addr - (uint64_t)hot->line * PLOT_LINE_BYTES;
+	GPtrArray *names = g_ptr_array_new_with_free_func(g_free);
+	GArray *ms = object_members(pr, v->name, hot->object, base, names);
 	int64_t pair = hot->line / PLOT_PAIR_LINES, lo, hi;
-	g_autofree char *title = g_strdup_printf("%s: %s (struct %s)", v->name, hot->object,
-						 hot->type);
+	g_autofree char *title = strcmp(hot->type, "-")
+		? g_strdup_printf("%s: %s (struct %s)", v->name, hot->object, hot->type)
+		: g_strdup_printf("%s: %s (no layout: accessed offsets)", v->name, hot->object);
 
 	for (guint i = 0; i < ms->len; i++) {
 		const struct lmem *m = &g_array_index(ms, struct lmem, i);
@@ -148,6 +171,7 @@ static void layout_panel(GString *data, GString *body, const struct presults *pr
 	if (!ms->len)
 		g_string_append(data, "NaN NaN NaN NaN NaN NaN NaN\n");
 	g_array_free(ms, TRUE);
+	g_ptr_array_free(names, TRUE);
 }
 
 /* A variant gets a panel when its hottest line lies in an object. */

@@ -82,7 +82,9 @@ static char *line_label(const struct presults *pr, const struct hpair *p, int64_
 		g_free(m);
 		m = pr_line_members(pr, pr->v[v].name, p->object, line, LABEL_MEMBERS);
 	}
-	return g_strdup_printf("%s line %" G_GINT64_FORMAT "%s%s%s", p->type, line,
+	/* A plain region has no struct: its object names it. */
+	return g_strdup_printf("%s line %" G_GINT64_FORMAT "%s%s%s",
+			       strcmp(p->type, "-") ? p->type : p->object, line,
 			       m && *m ? " (" : "", m ? m : "", m && *m ? ")" : "");
 }
 
