@@ -148,6 +148,33 @@ START_TEST(plot_seed002_files_valid)
 }
 END_TEST
 
+/* A sweep directory: curves per variant, headline columns after `complete`, evil axis values
+ * (not numbers: the x axis is the thread count). */
+START_TEST(plot_sweep_csv)
+{
+	g_autofree char *dir = sh_tmpdir();
+	g_autofree char *cmd = g_strdup_printf("cd '%s' && \"$C2CSIM\" plot . && cd plots && "
+					       "xmllint --noout sweep.svg && ls -a", dir);
+	g_autofree char *out = NULL, *png = NULL, *gp = NULL;
+
+	sh_put(dir, "sweep.csv",
+	       "point,cpus,variant,threads,ops_per_sec,lock_wait_total_ps,hitm_local,complete,"
+	       "speedup\n"
+	       "0,\"`touch PWNED7`\",before,1,100,0,0,true,1.0\n"
+	       "1,\"`touch PWNED7`\",after,1,110,0,0,true,1.1\n"
+	       "2,\"x'.system('touch PWNED8').'\",before,4,300,5000000,40,true,1.0\n"
+	       "3,\"x'.system('touch PWNED8').'\",after,4,390,2000000,20,true,1.3\n");
+	ck_assert_msg(sh_run(cmd, &out) == 0, "%s", out);
+	ck_assert_msg(!strstr(out, "PWNED"), "a value was executed: %s", out);
+	png = sh_file(dir, "plots/sweep.png");
+	ck_assert_msg(!memcmp(png, "\x89PNG\r\n\x1a\n", 8), "sweep.png is not a PNG");
+	gp = sh_file(dir, "plots/sweep.gp");
+	ck_assert_msg(strstr(gp, "set xlabel 'threads'") && strstr(gp, "set title 'speedup'"),
+		      "%s", gp);
+	sh_rm(dir);
+}
+END_TEST
+
 START_TEST(plot_usage_errors)
 {
 	g_autofree char *out = NULL;
@@ -176,6 +203,7 @@ static Suite *plot_suite(void)
 	tc = tcase_create("plot_main");
 	tcase_add_test(tc, plot_names_not_executed);
 	tcase_add_test(tc, plot_seed002_files_valid);
+	tcase_add_test(tc, plot_sweep_csv);
 	tcase_add_test(tc, plot_usage_errors);
 	suite_add_tcase(s, tc);
 	return s;
