@@ -149,6 +149,7 @@ struct runner {
 	struct worker *w;  /* running, [0, nr_running) */
 	int jobs, nr_running;
 	uint32_t done, total, started, failed_point;
+	int failed_status;  /* the failed worker's exit status (2: bad input) */
 	bool failed, tty;
 	gint64 t0;
 };
@@ -203,6 +204,7 @@ static void reap(struct runner *r, int k, int status, struct c2c_err *err)
 	if (!interrupted && !r->failed) {
 		r->failed = true;
 		r->failed_point = point;
+		r->failed_status = WIFEXITED(status) ? WEXITSTATUS(status) : 1;
 	}
 }
 
@@ -323,7 +325,7 @@ static int report_failure(const struct runner *r)
 		last = strrchr(last, '\n') + 1;
 	fprintf(stderr, "c2csim sweep: point %u failed: %s (log: %s)\n", r->failed_point,
 		last && *last ? last : "no output", log);
-	return 1;
+	return r->failed_status == 2 ? 2 : 1;
 }
 
 /* Run every unfinished point of @g in @dir (all of them, or only @o->point). */
@@ -382,6 +384,13 @@ static char *default_out(const struct sweep_grid *g)
 	return g_strdup_printf("results/sweep-%s", base);
 }
 
+static bool is_sweep_dir(const char *dir)
+{
+	g_autofree char *yaml = g_build_filename(dir, "sweep.yaml", NULL);
+
+	return g_file_test(yaml, G_FILE_TEST_IS_REGULAR);
+}
+
 static int sweep_with(const struct sweep_opts *o, struct sweep_grid *g)
 {
 	g_autofree char *out = o->out ? g_strdup(o->out) : default_out(g);
@@ -394,8 +403,8 @@ static int sweep_with(const struct sweep_opts *o, struct sweep_grid *g)
 			g->nr_points - 1);
 		return 2;
 	}
-	if (o->no_resume && o->point < 0)
-		output_rm_tree(dir);
+	if (o->no_resume && o->point < 0 && is_sweep_dir(dir))
+		output_rm_tree(dir); /* only a sweep: a mistyped --out must not be deleted */
 	if (!prepare_dir(g, dir, o->point < 0 && !o->emit_jobs && !o->emit_slurm, &err) ||
 	    (o->emit_jobs && !sweep_emit(g, exe, dir, o->emit_jobs, false, &err)) ||
 	    (o->emit_slurm && !sweep_emit(g, exe, dir, o->emit_slurm, true, &err))) {
