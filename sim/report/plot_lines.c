@@ -156,8 +156,8 @@ bool plot_hitm_lines(struct plot_set *ps, const struct presults *pr, struct c2c_
 			      (int)i + 1);
 	g_string_append(body, "set title 'HITMs per cache line (hottest 128-byte pairs; bars: "
 			"variants)'\nset xlabel 'HITMs'\nset style fill solid 0.9 border -1\n"
-			"set grid xtics\nset key outside top center horizontal\n");
-	g_string_append_printf(body, "set yrange [%.1f:0] \nset xrange [0:%" G_GUINT64_FORMAT
+			"set grid xtics\nset key outside bottom left horizontal\nset bmargin 5\n");
+	g_string_append_printf(body, "set yrange [%.1f:-0.6]\nset xrange [0:%" G_GUINT64_FORMAT
 			       "]\nset ytics scale 0 font ',9' (%s)\n", y - 1.5, max + max / 4 + 1,
 			       tics->str);
 	g_string_append(body, gp->str);

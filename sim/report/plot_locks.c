@@ -77,7 +77,7 @@ static void dist_panel(GString *data, GString *body, const struct presults *pr,
 		if (!dist_block(data, pr->locks, lock, kind, pr->v[v].name))
 			continue;
 		g_string_append_printf(plot, "%s dat index %d using (sqrt($1*$2)):($3/2):1:2:(0):3 "
-				       "with boxxyerror fs transparent solid 0.35 border lc rgb '%s' "
+				       "with boxxyerror lc rgb '%s' fs transparent solid 0.35 border "
 				       "title ", plot->len ? ", \\\n    " : "plot", (*block)++,
 				       colours[v % G_N_ELEMENTS(colours)]);
 		gp_quote(plot, pr->v[v].name);

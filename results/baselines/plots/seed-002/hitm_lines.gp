@@ -11,8 +11,9 @@ set title 'HITMs per cache line (hottest 128-byte pairs; bars: variants)'
 set xlabel 'HITMs'
 set style fill solid 0.9 border -1
 set grid xtics
-set key outside top center horizontal
-set yrange [35.5:0] 
+set key outside bottom left horizontal
+set bmargin 5
+set yrange [35.5:-0.6]
 set xrange [0:16119]
 set ytics scale 0 font ',9' ('mem_cgroup_per_node line 0 (memcg, lruvec_stats_percpu, lruvec_stats, ...)' 1.5, 'mem_cgroup_per_node line 1 (on_tree, lruvec.lists)' 4.0, 'mem_cgroup_per_node line 2 (lruvec.lists, lruvec.lru_lock, lruvec.anon_cost, ...)' 7.5, 'mem_cgroup_per_node line 3 (lruvec.refaults, lruvec.flags, lruvec.pgdat, ...)' 10.0, 'mem_cgroup_per_node line 4 (lru_zone_size)' 13.5, 'mem_cgroup_per_node line 5 (lru_zone_size)' 16.0, 'mem_cgroup line 4 (memory.usage, memory.failcnt)' 19.5, 'mem_cgroup line 5 (memory.emin, memory.min_usage, memory.children_min_usage, ...)' 22.0, 'mem_cgroup line 4 (memory.usage, memory.failcnt)' 25.5, 'mem_cgroup line 5 (memory.emin, memory.min_usage, memory.children_min_usage, ...)' 28.0, 'memcg_vmstats line 26 (events_pending, stats_updates)' 31.5, 'memcg_vmstats line 27' 34.0)
 set label 'before 12895' at first 12895, first 1.0 offset char 0.5,0 font ',8'

@@ -16,11 +16,11 @@ set yrange [0:*]
 set grid
 set key top right font ',8'
 set title 'cg.pn[0].lruvec.lru_lock: wait time'
-plot dat index 0 using (sqrt($1*$2)):($3/2):1:2:(0):3 with boxxyerror fs transparent solid 0.35 border lc rgb '#c0392b' title 'before', \
-     dat index 1 using (sqrt($1*$2)):($3/2):1:2:(0):3 with boxxyerror fs transparent solid 0.35 border lc rgb '#2874a6' title 'after'
+plot dat index 0 using (sqrt($1*$2)):($3/2):1:2:(0):3 with boxxyerror lc rgb '#c0392b' fs transparent solid 0.35 border title 'before', \
+     dat index 1 using (sqrt($1*$2)):($3/2):1:2:(0):3 with boxxyerror lc rgb '#2874a6' fs transparent solid 0.35 border title 'after'
 set title 'cg.pn[0].lruvec.lru_lock: hold time'
-plot dat index 2 using (sqrt($1*$2)):($3/2):1:2:(0):3 with boxxyerror fs transparent solid 0.35 border lc rgb '#c0392b' title 'before', \
-     dat index 3 using (sqrt($1*$2)):($3/2):1:2:(0):3 with boxxyerror fs transparent solid 0.35 border lc rgb '#2874a6' title 'after'
+plot dat index 2 using (sqrt($1*$2)):($3/2):1:2:(0):3 with boxxyerror lc rgb '#c0392b' fs transparent solid 0.35 border title 'before', \
+     dat index 3 using (sqrt($1*$2)):($3/2):1:2:(0):3 with boxxyerror lc rgb '#2874a6' fs transparent solid 0.35 border title 'after'
 unset multiplot
 unset output
 }
