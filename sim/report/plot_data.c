@@ -121,14 +121,26 @@ static void build_l64(struct presults *pr)
 	int coff = csv_col(c, "offset"), hl = csv_col(c, "hitm_local");
 	int hr = csv_col(c, "hitm_remote");
 
+	/* Rows come line by line, so the last row's object is usually this row's: remember
+	 * it rather than search the summary and layout.csv again. */
+	const struct pr_variant *last_v = NULL;
+	const char *last_obj = NULL, *type = "-";
+	bool known = false;
+	uint64_t base = 0;
+
 	pr->l64 = g_array_new(FALSE, FALSE, sizeof(struct pr_l64));
 	for (uint32_t r = 0; r < c->nrow; r++) {
 		const struct pr_variant *pv = presults_variant(pr, csv_get(c, r, cv));
-		const char *obj = csv_get(c, r, co), *type = "-";
-		uint64_t base, at = csv_u64(c, r, ca) + csv_u64(c, r, coff);
+		const char *obj = csv_get(c, r, co);
+		uint64_t at = csv_u64(c, r, ca) + csv_u64(c, r, coff);
 		struct pr_l64 *e;
 
-		if (!pv || !object_base(pr, (uint32_t)(pv - pr->v), obj, &base, &type) || at < base)
+		if (pv && (pv != last_v || !last_obj || strcmp(obj, last_obj))) {
+			known = object_base(pr, (uint32_t)(pv - pr->v), obj, &base, &type);
+			last_v = pv;
+			last_obj = obj;
+		}
+		if (!pv || !known || at < base)
 			continue;
 		e = l64_get(pr, (uint32_t)(pv - pr->v), obj, type,
 			    (int64_t)((at - base) / PLOT_LINE_BYTES));
