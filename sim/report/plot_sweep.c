@@ -100,7 +100,7 @@ bool plot_sweep(struct plot_set *ps, const struct csv *c, struct c2c_err *err)
 	int ccomplete = csv_col(c, "complete"), ax = cvar > cpoint + 1 ? cpoint + 1 : -1;
 	double *x = g_new0(double, c->nrow + 1);
 	const char **row_series = g_new0(const char *, c->nrow + 1);
-	GPtrArray *series = g_ptr_array_new_with_free_func(g_free), *owned = series;
+	GPtrArray *series = g_ptr_array_new_with_free_func(g_free);
 	GString *data = g_string_new(NULL), *body = g_string_new(NULL), *tics = g_string_new(NULL);
 	const char *xlabel = x_values(c, ax, x, tics);
 	int panels = 0, block = 0;
@@ -135,7 +135,7 @@ bool plot_sweep(struct plot_set *ps, const struct csv *c, struct c2c_err *err)
 		sweep_panel(data, body, c, j, c->head[j], 1, x, series, row_series, &block);
 	g_string_append(body, "unset multiplot\n");
 	ok = plot_add(ps, "sweep", 1100, 60 + 300 * ((panels + 1) / 2), body, data, err);
-	g_ptr_array_free(owned, TRUE);
+	g_ptr_array_free(series, TRUE);
 	g_free(row_series);
 	g_free(x);
 	g_string_free(data, TRUE);
