@@ -14,6 +14,7 @@
 #include "report/outdir.h"
 #include "report/output.h"
 #include "report/verdict.h"
+#include "report/plot.h"
 #include "report/report.h"
 #include "scenario/run.h"
 #include "scenario/runwatch.h"
@@ -23,7 +24,7 @@ struct run_args {
 	/* bound to the option table (run_options) */
 	char *seed_text, *out, *sort, *baseline;
 	char **sets, **variants;
-	gboolean check, quiet, pair, callers, brief, expect;
+	gboolean check, quiet, pair, callers, brief, expect, plot;
 	/* derived */
 	const char *scenario;
 	GArray *ov;          /* struct override; keys and values point into sets or ov_text */
@@ -58,6 +59,8 @@ static GOptionEntry *run_options(void *args)
 		 "Check the SWMR and data-value invariants (also: C2CSIM_CHECK=1)", NULL},
 		{"quiet", 0, 0, G_OPTION_ARG_NONE, &a->quiet,
 		 "Do not print the report (the results directory is written)", NULL},
+		{"plot", 0, 0, G_OPTION_ARG_NONE, &a->plot,
+		 "Also draw the pictures into DIR/plots (c2csim plot)", NULL},
 		{"pair", 0, 0, G_OPTION_ARG_NONE, &a->pair,
 		 "Group the cacheline table by 128-byte pair (perf c2c --double-cl)", NULL},
 		{"callers", 0, 0, G_OPTION_ARG_NONE, &a->callers,
@@ -210,6 +213,8 @@ static int run_scenario(struct run_args *a, struct c2c_err *err)
 		else if (!output_complete(sc, runs, nr))
 			status = 128 + signo; /* 130 for SIGINT, 143 for SIGTERM */
 	}
+	if (!status && a->plot && !plot_dir(out, NULL, PLOT_PNG | PLOT_SVG, err))
+		status = 2; /* the results are written; only the pictures are missing */
 	if ((!status || status > 128) && !a->quiet)
 		fputs(text, stdout);
 	/* stdout first: in a captured log the stderr lines must not land inside the report. */

@@ -41,9 +41,7 @@ static bool od_fail(struct outdir *od, const char *fmt, ...)
 	return false;
 }
 
-/* Remove @path and everything under it; symlinks are removed, never followed.  Best effort:
- * it only removes what we wrote or what a dead run of ours left. */
-static void rm_tree(const char *path)
+void outdir_rm_tree(const char *path)
 {
 	struct stat st;
 
@@ -56,7 +54,7 @@ static void rm_tree(const char *path)
 		while (d && (name = g_dir_read_name(d))) {
 			char *child = g_build_filename(path, name, NULL);
 
-			rm_tree(child);
+			outdir_rm_tree(child);
 			g_free(child);
 		}
 		if (d)
@@ -195,7 +193,7 @@ static void clean_stale(struct outdir *od)
 			continue;
 		if (old_pid && lstat(od->path, &st) && errno == ENOENT && !rename(path, od->path))
 			continue; /* recovered */
-		rm_tree(path);
+		outdir_rm_tree(path);
 	}
 	if (d)
 		g_dir_close(d);
@@ -365,7 +363,7 @@ static bool swap_two_renames(struct outdir *od)
 	}
 	od->tmp_ours = false;
 	if (existed)
-		rm_tree(od->old);
+		outdir_rm_tree(od->old);
 	return true;
 }
 
@@ -381,7 +379,7 @@ static bool swap_in(struct outdir *od)
 						  RENAME_EXCHANGE);
 			return false;
 		}
-		rm_tree(od->tmp);
+		outdir_rm_tree(od->tmp);
 		od->tmp_ours = false;
 		return true;
 	}
@@ -402,7 +400,7 @@ bool outdir_commit(struct outdir *od)
 void outdir_close(struct outdir *od)
 {
 	if (od->tmp_ours)
-		rm_tree(od->tmp);
+		outdir_rm_tree(od->tmp);
 	g_free(od->path);
 	g_free(od->parent);
 	g_free(od->base);

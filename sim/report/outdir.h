@@ -53,6 +53,11 @@ struct outdir {
  */
 bool outdir_check(const char *dir, struct c2c_err *err);
 
+/* outdir_rm_tree - remove @path and everything under it; symlinks are removed, never
+ * followed.  Best effort (it only removes what we wrote or what a dead run of ours left);
+ * can't fail. */
+void outdir_rm_tree(const char *path);
+
 /*
  * outdir_open - start writing @dir: the checks of outdir_check(), missing parents created, the
  * temporary directory made (od->tmp).  Return: true, or false with od->why set.  Either way

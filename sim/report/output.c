@@ -14,6 +14,8 @@
 #include "report/outdir.h"
 #include "path/interp.h"
 #include "report/headline.h"
+#include "report/csv.h"
+#include "report/output_plot.h"
 #include "report/report.h"
 
 /* Everything one output_write() call needs. */
@@ -52,17 +54,7 @@ static void y_str(FILE *f, const char *s)
 /* An RFC 4180 field: quoted, with quotes doubled, when it holds a comma, quote or break. */
 static void csv_str(FILE *f, const char *s)
 {
-	if (!strpbrk(s, ",\"\r\n")) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
+	csv_put(f, s);
 }
 
 static const struct objmap *run_objs(const struct run_result *r)
@@ -492,6 +484,12 @@ static void write_params(FILE *f, const struct wctx *w, const void *arg)
 		fputs("{}\n", f);
 }
 
+/* A table of output_plot.h: @arg is its struct output_table. */
+static void write_table(FILE *f, const struct wctx *w, const void *arg)
+{
+	((const struct output_table *)arg)->fill(f, w->runs, w->nr);
+}
+
 typedef void (*fill_fn)(FILE *f, const struct wctx *w, const void *arg);
 
 /* Create @name under the temporary directory with @fill's output, flushed to disk. */
@@ -538,6 +536,9 @@ static bool write_all(struct wctx *w)
 		  write_file(w, "offsets.csv", write_offsets_csv, NULL) &&
 		  write_file(w, "report.txt", write_text, w->report_text) &&
 		  (!w->scenario_text || write_file(w, "scenario.yaml", write_scenario, NULL));
+
+	for (const struct output_table *t = output_plot_tables; ok && t->name; t++)
+		ok = write_file(w, t->name, write_table, t);
 
 	if (ok && mkdir(params, 0777))
 		ok = fail_errno(w, "cannot create directory", params);

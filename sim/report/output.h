@@ -13,6 +13,8 @@
  *                      address,object,member,offset,site,caller,cpus,` and a column per
  *                      per-offset counter of the registry; caller is the call site one frame up, `-` for
  *                      a top-level path
+ *   locks_hist.csv     lock wait and hold times in power-of-two buckets (output_plot.h)
+ *   layout.csv         the members of the objects holding shared lines (output_plot.h)
  *   report.txt         the stdout report, verbatim
  *   scenario.yaml      a verbatim copy of the scenario file
  *   params/NAME.yaml   the effective parameter tree each variant ran with (overrides applied)

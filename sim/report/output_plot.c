@@ -1,0 +1,152 @@
+/* output_plot.c - locks_hist.csv and layout.csv; see output_plot.h for the formats. */
+#include "report/output_plot.h"
+
+#include <glib.h>
+#include <inttypes.h>
+
+#include "layout/layout_lib.h"
+#include "layout/objmap.h"
+#include "path/interp.h"
+#include "report/csv.h"
+#include "report/report.h"
+
+/* Results count lines of 64 bytes from the object's start (output.h, `line`). */
+#define OUT_LINE_BYTES 64
+
+/* ------------------------------------------------------------------ locks_hist.csv */
+
+/* The bucket of @v: 0 for [0, 1), k + 1 for [2^k, 2^(k+1)). */
+static unsigned hist_bucket(uint64_t v)
+{
+	return v ? 64u - (unsigned)__builtin_clzll(v) : 0u;
+}
+
+static void hist_rows(FILE *f, const char *variant, const char *lock, const char *kind,
+		      const struct samples *s)
+{
+	uint64_t count[65] = {0};
+	unsigned lo = 64, hi = 0;
+
+	for (uint32_t i = 0; i < s->nr; i++) {
+		unsigned b = hist_bucket(s->v[i]);
+
+		count[b]++;
+		lo = b < lo ? b : lo;
+		hi = b > hi ? b : hi;
+	}
+	for (unsigned b = lo; s->nr && b <= hi; b++) {
+		uint64_t from = b ? UINT64_C(1) << (b - 1) : 0;
+		uint64_t to = b == 64 ? UINT64_MAX : (b ? UINT64_C(1) << b : 1);
+
+		csv_put(f, variant);
+		fputc(',', f);
+		csv_put(f, lock);
+		fprintf(f, ",%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n", kind, from, to, count[b]);
+	}
+}
+
+static void write_locks_hist(FILE *f, struct run_result *const *runs, uint32_t nr)
+{
+	fputs("variant,lock,kind,lo_ps,hi_ps,count\n", f);
+	for (uint32_t i = 0; i < nr; i++) {
+		const struct run_result *r = runs[i];
+		const char *variant = r->variant ? r->variant : "default";
+
+		for (uint32_t k = 0; r->world && k < r->world->nr_locks; k++) {
+			const struct lockstat *ls = &r->world->locks[k];
+			char *name;
+
+			if (!ls->acquisitions)
+				continue;
+			name = report_lock_name(r, ls->addr);
+			hist_rows(f, variant, name, "wait", &ls->wait);
+			hist_rows(f, variant, name, "hold", &ls->hold);
+			g_free(name);
+		}
+	}
+}
+
+/* ------------------------------------------------------------------ layout.csv */
+
+struct lay_row {
+	FILE *f;
+	const char *variant;
+	const struct obj *o;
+	struct layout_lib *lib;
+};
+
+/* The layout a struct member embeds, if it is a struct the library knows. */
+static const struct layout *embedded(struct layout_lib *lib, const struct lmember *m)
+{
+	struct c2c_err err = {0};
+
+	return m->layout && lib && !m->nr_dims ? layout_lib_get(lib, m->layout, m->mark, &err)
+					       : NULL;
+}
+
+static void lay_members(const struct lay_row *lr, const struct lmember *m, uint32_t nr,
+			const char *prefix, uint64_t base)
+{
+	for (uint32_t i = 0; i < nr; i++) {
+		const struct lmember *x = &m[i];
+		const struct layout *sub = embedded(lr->lib, x);
+		g_autofree char *path = NULL;
+
+		if (x->kind == LM_PAD)
+			continue;
+		/* Anonymous structs and unions are transparent; their offsets are the
+		 * enclosing struct's already (layout.h). */
+		if (!x->name && x->sub) {
+			lay_members(lr, x->sub, x->nr_sub, prefix, base);
+			continue;
+		}
+		path = *prefix ? g_strdup_printf("%s.%s", prefix, x->name) : g_strdup(x->name);
+		if (x->size > OUT_LINE_BYTES && x->kind == LM_STRUCT && x->sub) {
+			lay_members(lr, x->sub, x->nr_sub, path, base);
+			continue;
+		}
+		if (x->size > OUT_LINE_BYTES && sub) {
+			/* An embedded layout's offsets count from its own start. */
+			lay_members(lr, sub->m, sub->nr, path, base + x->offset);
+			continue;
+		}
+		csv_put(lr->f, lr->variant);
+		fputc(',', lr->f);
+		csv_put(lr->f, lr->o->name);
+		fputc(',', lr->f);
+		csv_put(lr->f, lr->o->type ? lr->o->type : "-");
+		fprintf(lr->f, ",0x%" PRIx64 ",", lr->o->base);
+		csv_put(lr->f, path);
+		fprintf(lr->f, ",%" PRIu64 ",%" PRIu64 "\n", base + x->offset, x->size);
+	}
+}
+
+static void write_layout(FILE *f, struct run_result *const *runs, uint32_t nr)
+{
+	fputs("variant,object,struct,base,member,offset,size\n", f);
+	for (uint32_t i = 0; i < nr; i++) {
+		const struct run_result *r = runs[i];
+		const struct objmap *om = r->objs ? r->objs : r->mem->objs;
+		const struct dir *d = &r->mem->dir;
+		GHashTable *seen = g_hash_table_new(NULL, NULL);
+
+		for (uint32_t l = 0; om && l < d->nr; l++) {
+			uint32_t obj = d->line[l].obj;
+			struct lay_row lr = {f, r->variant ? r->variant : "default", NULL, om->lib};
+
+			if (obj == OBJ_NONE || obj >= om->nr || !report_line_shared(r->mem, l) ||
+			    !g_hash_table_add(seen, GUINT_TO_POINTER(obj + 1)))
+				continue;
+			lr.o = &om->v[obj];
+			if (lr.o->layout)
+				lay_members(&lr, lr.o->layout->m, lr.o->layout->nr, "", 0);
+		}
+		g_hash_table_destroy(seen);
+	}
+}
+
+const struct output_table output_plot_tables[] = {
+	{"locks_hist.csv", write_locks_hist},
+	{"layout.csv", write_layout},
+	{NULL, NULL},
+};
