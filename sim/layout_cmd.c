@@ -1,15 +1,26 @@
 /*
- * layout_cmd.c - `c2csim layout ...`: import pahole output, show, list fields, check
- * assertions, diff two layouts.
+ * layout_cmd.c - `c2csim layout ...`: import from pahole output or straight from a binary,
+ * show, list fields, check assertions, diff two layouts, edit one.
  *
  *   c2csim layout import PAHOLE.txt [-o FILE.yaml]
+ *   c2csim layout import --from OBJECT | --btf FILE  -C STRUCT[,STRUCT...] [--recursive]
+ *                        [-o FILE.yaml | -o DIR]
  *   c2csim layout show FILE|STRUCT [--pair] [--placement N] [--layouts DIR]
  *   c2csim layout fields FILE|STRUCT [--layouts DIR]
- *   c2csim layout check FILE... [--placement N]
- *   c2csim layout diff A B [--placement N]
+ *   c2csim layout check FILE... [--placement N] [--layouts DIR]
+ *   c2csim layout diff A B [--placement N] [--layouts DIR]
+ *   c2csim layout edit FILE|STRUCT [--move X:after:Y] [--swap X:Y] [--pad X:N] [--align X:N]
+ *                      [--group G:A,B[:aligned]] [--layouts DIR] [-o NEW.yaml | --as-patch]
  *
- * Exit status: 0 success (check: every assertion holds), 1 check: an assertion failed,
- * 2 bad input or usage.
+ * Where structs are found, for every command alike: a FILE argument is read, and the
+ * structs it embeds are looked up first in the FILE's own directory, then in each --layouts
+ * DIR in order; a STRUCT name is looked up in the --layouts DIRs.  The default directory
+ * (layouts/linux-6.18, under the working directory, then the source tree) is searched only
+ * when no --layouts is given and the argument is a STRUCT name: a FILE's embedded structs
+ * never come silently from another kernel.
+ *
+ * Options are parsed with GOption per subcommand.  Exit status: 0 success (check: every
+ * assertion holds), 1 check: an assertion failed, 2 bad input or usage.
  */
 #include "layout_cmd.h"
 
@@ -22,62 +33,180 @@
 
 #include "c2csim_config.h"
 #include "layout/layout_check.h"
+#include "layout/layout_edit.h"
 #include "layout/layout_lib.h"
+#include "layout/layout_show.h"
 #include "layout/pahole.h"
+#include "layout/pahole_run.h"
 
 #define DEFAULT_LAYOUTS "layouts/linux-6.18"
 
 struct lopts {
-	GPtrArray *args;      /* positional arguments (not owned) */
-	GPtrArray *dirs;      /* --layouts (not owned) */
-	const char *out;      /* -o */
+	const char *cmd;
+	char **args;          /* positional arguments */
+	char **dirs;          /* --layouts */
+	char *out;            /* -o */
+	char *from, *btf;     /* import --from OBJECT, --btf FILE */
+	char *structs;        /* import -C STRUCT[,STRUCT...] */
+	char *placement_arg;
+	gboolean pair, recursive, as_patch;
 	uint64_t placement;
-	bool placement_set, pair;
+	bool placement_set;
+	struct ledits edits;  /* edit: in command-line order */
+	struct c2c_err err;   /* an edit option's error, kept for the one-line message */
 };
 
+static guint nr_args(const struct lopts *o)
+{
+	return o->args ? g_strv_length(o->args) : 0;
+}
+
+/* ------------------------------------------------------------------ options */
+
+/* --move, --swap, --pad, --align, --group: one edit each, in the order given. */
+static gboolean edit_option(const gchar *name, const gchar *value, gpointer data, GError **gerr)
+{
+	struct lopts *o = data;
+
+	for (int k = 0; k < LE_KIND_COUNT; k++)
+		if (!strcmp(name + 2, ledit_kind_names[k])) {
+			if (ledit_parse_arg(&o->edits, k, value, &o->err))
+				return TRUE;
+			g_set_error_literal(gerr, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+					    o->err.msg);
+			return FALSE;
+		}
+	return FALSE;
+}
+
+#define E_DIRS {"layouts", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, NULL, "where STRUCT names and " \
+		"embedded structs are looked up (repeatable; see the top of the help)", "DIR"}
+#define E_PLACE {"placement", 0, 0, G_OPTION_ARG_STRING, NULL, "the object starts N bytes " \
+		 "past a 128-byte boundary", "N"}
+#define E_OUT(what) {"output", 'o', 0, G_OPTION_ARG_FILENAME, NULL, what, "PATH"}
+#define E_EDIT(name, what, form) {name, 0, 0, G_OPTION_ARG_CALLBACK, (gpointer)edit_option, \
+				  what, form}
+#define E_END {NULL, 0, 0, 0, NULL, NULL, NULL}
+
+/* The options of @cmd, pointing into @o; NULL for an unknown command. */
+static GOptionEntry *entries_of(const char *cmd, struct lopts *o, const char **params)
+{
+	static GOptionEntry import[] = {
+		{"from", 0, 0, G_OPTION_ARG_FILENAME, NULL, "run pahole on this ELF object, "
+		 "module or vmlinux (DWARF)", "OBJECT"},
+		{"btf", 0, 0, G_OPTION_ARG_FILENAME, NULL, "run pahole on this BTF file, e.g. "
+		 "/sys/kernel/btf/vmlinux", "FILE"},
+		{"struct", 'C', 0, G_OPTION_ARG_STRING, NULL, "the structs to import", "S[,S...]"},
+		{"recursive", 0, 0, G_OPTION_ARG_NONE, NULL, "also the structs they embed", NULL},
+		E_OUT("layout file, or a directory for several structs"), E_END};
+	static GOptionEntry show[] = {
+		{"pair", 0, 0, G_OPTION_ARG_NONE, NULL, "mark 128-byte pair boundaries", NULL},
+		E_PLACE, E_DIRS, E_END};
+	static GOptionEntry fields[] = {E_DIRS, E_END};
+	static GOptionEntry check[] = {E_PLACE, E_DIRS, E_END};
+	static GOptionEntry edit[] = {
+		E_EDIT("move", "move X after (or before) Y", "X:after:Y"),
+		E_EDIT("swap", "swap X and Y", "X:Y"),
+		E_EDIT("pad", "pad before X to an N-byte boundary (64: CACHELINE_PADDING)", "X:N"),
+		E_EDIT("align", "__aligned__(N) on X", "X:N"),
+		E_EDIT("group", "make A, B, ... a cacheline group", "G:A,B[:aligned]"),
+		{"as-patch", 0, 0, G_OPTION_ARG_NONE, NULL, "print the C struct instead", NULL},
+		E_OUT("write the edited layout here"), E_DIRS, E_END};
+	GOptionEntry *e = NULL;
+
+	if (!strcmp(cmd, "import")) {
+		e = import;
+		import[0].arg_data = &o->from, import[1].arg_data = &o->btf;
+		import[2].arg_data = &o->structs, import[3].arg_data = &o->recursive;
+		import[4].arg_data = &o->out;
+		*params = "[PAHOLE.txt]";
+	} else if (!strcmp(cmd, "show")) {
+		e = show;
+		show[0].arg_data = &o->pair, show[1].arg_data = &o->placement_arg;
+		show[2].arg_data = &o->dirs;
+		*params = "FILE|STRUCT";
+	} else if (!strcmp(cmd, "fields")) {
+		e = fields;
+		fields[0].arg_data = &o->dirs;
+		*params = "FILE|STRUCT";
+	} else if (!strcmp(cmd, "check") || !strcmp(cmd, "diff")) {
+		e = check;
+		check[0].arg_data = &o->placement_arg, check[1].arg_data = &o->dirs;
+		*params = !strcmp(cmd, "diff") ? "A B" : "FILE...";
+	} else if (!strcmp(cmd, "edit")) {
+		e = edit;
+		edit[5].arg_data = &o->as_patch, edit[6].arg_data = &o->out;
+		edit[7].arg_data = &o->dirs;
+		*params = "FILE|STRUCT";
+	}
+	return e;
+}
+
+/* Parse argv[1..] (argv[1] the subcommand).  Return: false with @err set. */
 static bool parse_lopts(int argc, char **argv, struct lopts *o, struct c2c_err *err)
 {
-	for (int i = 2; i < argc; i++) {
-		const char *a = argv[i];
+	GOptionEntry rest[] = {{G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &o->args,
+				NULL, NULL}, E_END};
+	const char *params = "";
+	GOptionEntry *e = entries_of(o->cmd, o, &params);
+	g_autofree char *prog = g_strdup_printf("c2csim layout %s", o->cmd);
+	g_autoptr(GOptionContext) ctx = g_option_context_new(params);
+	g_autoptr(GError) gerr = NULL;
+	GOptionGroup *g;
+	char **av = g_new0(char *, argc + 1);
+	int ac = argc - 1;
+	bool ok;
+
+	if (!e) {
+		err_setf(err, "c2csim layout: unknown command '%s' (expected import, show, fields, "
+			 "check, diff or edit)", o->cmd);
+		g_free(av);
+		return false;
+	}
+	g = g_option_group_new("layout", prog, prog, o, NULL);
+	g_option_group_add_entries(g, e);
+	g_option_group_add_entries(g, rest);
+	g_option_context_set_main_group(ctx, g);
+	av[0] = prog;
+	memcpy(av + 1, argv + 2, (size_t)(argc - 2) * sizeof(*av));
+	ok = g_option_context_parse(ctx, &ac, &av, &gerr);
+	g_free(av);
+	if (!ok) {
+		if (o->err.set)
+			*err = o->err;
+		else
+			err_setf(err, "%s: %s (see %s --help)", prog, gerr->message, prog);
+		return false;
+	}
+	if (o->placement_arg) {
 		char *end;
 
-		if (!strcmp(a, "--pair")) {
-			o->pair = true;
-		} else if ((!strcmp(a, "--placement") || !strcmp(a, "--layouts") ||
-			    !strcmp(a, "-o")) && i + 1 >= argc) {
-			err_setf(err, "c2csim layout: %s needs a value", a);
+		o->placement = g_ascii_strtoull(o->placement_arg, &end, 0);
+		o->placement_set = true;
+		if (*end || !*o->placement_arg || o->placement_arg[0] == '-') {
+			err_setf(err, "%s: --placement '%s' (expected bytes past a 128-byte boundary, "
+				 "e.g. 0 or 64)", prog, o->placement_arg);
 			return false;
-		} else if (!strcmp(a, "--placement")) {
-			o->placement = g_ascii_strtoull(argv[++i], &end, 0);
-			o->placement_set = true;
-			if (*end || !*argv[i] || argv[i][0] == '-') {
-				err_setf(err, "c2csim layout: --placement '%s' (expected bytes past a "
-					 "128-byte boundary, e.g. 0 or 64)", argv[i]);
-				return false;
-			}
-		} else if (!strcmp(a, "--layouts")) {
-			g_ptr_array_add(o->dirs, argv[++i]);
-		} else if (!strcmp(a, "-o")) {
-			o->out = argv[++i];
-		} else if (a[0] == '-') {
-			err_setf(err, "c2csim layout %s: unknown option '%s' (see c2csim layout --help)",
-				 argv[1], a);
-			return false;
-		} else {
-			g_ptr_array_add(o->args, (char *)a);
 		}
 	}
 	return true;
 }
 
-/* A library searching --layouts DIRs, else the default kernel's directory. */
-static struct layout_lib *make_lib(const struct lopts *o)
+static bool is_file_arg(const char *arg)
+{
+	return strchr(arg, '/') || g_str_has_suffix(arg, ".yaml");
+}
+
+/* The library every command uses (see the top): --layouts DIRs in order; the default
+ * kernel's directory only for a STRUCT name without --layouts.  A FILE's own directory goes
+ * first when it is loaded (layout_lib_load_file). */
+static struct layout_lib *make_lib(const struct lopts *o, const char *arg)
 {
 	struct layout_lib *lib = layout_lib_new();
 
-	for (guint i = 0; i < o->dirs->len; i++)
-		layout_lib_add_dir(lib, o->dirs->pdata[i]);
-	if (!o->dirs->len) {
+	for (char **d = o->dirs; d && *d; d++)
+		layout_lib_add_dir(lib, *d);
+	if (!o->dirs && arg && !is_file_arg(arg)) {
 		g_autofree char *src = g_build_filename(C2CSIM_SRCDIR, DEFAULT_LAYOUTS, NULL);
 
 		layout_lib_add_dir(lib, DEFAULT_LAYOUTS);
@@ -90,27 +219,106 @@ static struct layout_lib *make_lib(const struct lopts *o)
 static const struct layout *load_arg(struct layout_lib *lib, const char *arg,
 				     struct c2c_err *err)
 {
-	if (strchr(arg, '/') || g_str_has_suffix(arg, ".yaml"))
+	if (is_file_arg(arg))
 		return layout_lib_load_file(lib, arg, err);
 	return layout_lib_get(lib, arg, (struct c2c_mark){"<command-line>", 1, 1}, err);
 }
 
+/* The one FILE|STRUCT argument of show, fields and edit, loaded into a new *@lib. */
+static const struct layout *one_layout(const struct lopts *o, struct layout_lib **lib,
+				       struct c2c_err *err)
+{
+	if (nr_args(o) != 1) {
+		err_setf(err, "c2csim layout %s: expected one layout file or struct name", o->cmd);
+		return NULL;
+	}
+	*lib = make_lib(o, o->args[0]);
+	return load_arg(*lib, o->args[0], err);
+}
+
 /* ------------------------------------------------------------------ import */
+
+/* Write @l to @path through a temporary file and a rename: never a half-written layout. */
+static bool write_layout_file(const struct layout *l, const char *path, struct c2c_err *err)
+{
+	g_autofree char *tmp = g_strdup_printf("%s.tmp-%d", path, (int)getpid());
+	FILE *f = fopen(tmp, "w");
+
+	if (!f) {
+		err_setf(err, "cannot write %s: %s", path, g_strerror(errno));
+		return false;
+	}
+	layout_write(f, l, true);
+	if (fclose(f) || g_rename(tmp, path)) {
+		err_setf(err, "cannot write %s: %s", path, g_strerror(errno));
+		g_unlink(tmp);
+		return false;
+	}
+	return true;
+}
+
+/* Several layouts (or -o naming a directory): DIR/STRUCT.yaml each; one: -o FILE or stdout. */
+static int write_imported(const struct lopts *o, GPtrArray *ls, struct c2c_err *err)
+{
+	bool to_dir = o->out && (ls->len > 1 || g_file_test(o->out, G_FILE_TEST_IS_DIR));
+
+	if (ls->len > 1 && !o->out) {
+		err_setf(err, "c2csim layout import: %u structs (expected -o DIR to write "
+			 "DIR/STRUCT.yaml for each)", ls->len);
+		return 2;
+	}
+	if (to_dir && g_mkdir_with_parents(o->out, 0777)) {
+		err_setf(err, "cannot create %s: %s", o->out, g_strerror(errno));
+		return 2;
+	}
+	for (guint i = 0; i < ls->len; i++) {
+		const struct layout *l = ls->pdata[i];
+		g_autofree char *file = g_strconcat(l->name, ".yaml", NULL);
+		g_autofree char *path = to_dir ? g_build_filename(o->out, file, NULL) : NULL;
+
+		if (!o->out)
+			layout_write(stdout, l, true);
+		else if (!write_layout_file(l, to_dir ? path : o->out, err))
+			return 2;
+	}
+	return 0;
+}
+
+/* import --from OBJECT / --btf FILE -C S,... */
+static int import_object(const struct lopts *o, struct c2c_err *err)
+{
+	g_autoptr(GPtrArray) ls = g_ptr_array_new_with_free_func((GDestroyNotify)layout_free);
+	g_auto(GStrv) names = NULL;
+
+	if ((o->from && o->btf) || !o->structs || nr_args(o)) {
+		err_setf(err, "c2csim layout import: %s (expected --from OBJECT or --btf FILE, "
+			 "with -C STRUCT[,STRUCT...])", o->from && o->btf ? "both --from and --btf"
+			 : !o->structs ? "no -C STRUCT" : "a pahole text file and an object");
+		return 2;
+	}
+	names = g_strsplit(o->structs, ",", -1);
+	if (!pahole_import(o->from ? o->from : o->btf, o->btf != NULL, names, o->recursive, ls,
+			   err))
+		return 2;
+	return write_imported(o, ls, err);
+}
 
 static int cmd_import(const struct lopts *o, struct c2c_err *err)
 {
+	g_autoptr(GPtrArray) ls = g_ptr_array_new_with_free_func((GDestroyNotify)layout_free);
 	g_autofree char *text = NULL;
 	g_autoptr(GError) gerr = NULL;
 	struct layout *l;
-	FILE *f = stdout;
-	g_autofree char *tmp = NULL;
 	const char *in;
 
-	if (o->args->len != 1) {
-		err_setf(err, "c2csim layout import: expected one pahole output file");
+	if (o->from || o->btf || o->structs || o->recursive)
+		return import_object(o, err);
+	if (nr_args(o) != 1) {
+		err_setf(err, "c2csim layout import: expected one pahole output file, or --from "
+			 "OBJECT -C STRUCT");
 		return 2;
 	}
-	in = o->args->pdata[0];
+	in = o->args[0];
 	if (!g_file_get_contents(in, &text, NULL, &gerr)) {
 		err_setf(err, "%s:1:1: cannot read: %s (expected pahole -C output)", in,
 			 gerr->message);
@@ -126,166 +334,54 @@ static int cmd_import(const struct lopts *o, struct c2c_err *err)
 		g_free(l->source);
 		l->source = g_strdup_printf("pahole -C %s (%s/%s)", l->name, kdir, base);
 	}
-	if (o->out) {
-		/* Write beside the target and rename: never a half-written layout file. */
-		tmp = g_strdup_printf("%s.tmp-%d", o->out, (int)getpid());
-		if (!(f = fopen(tmp, "w"))) {
-			err_setf(err, "cannot write %s: %s", o->out, g_strerror(errno));
-			layout_free(l);
-			return 2;
-		}
-	}
-	layout_write(f, l, true);
-	layout_free(l);
-	if (o->out && (fclose(f) || g_rename(tmp, o->out))) {
-		err_setf(err, "cannot write %s: %s", o->out, g_strerror(errno));
-		g_unlink(tmp);
-		return 2;
-	}
-	return 0;
+	g_ptr_array_add(ls, l);
+	return write_imported(o, ls, err);
 }
 
 /* ------------------------------------------------------------------ show */
 
-struct show {
-	FILE *f;
-	const struct layout *l;
-	uint64_t placement;   /* object start, bytes past a 128-byte boundary */
-	bool pair;
-	uint64_t cursor;      /* next byte after what was printed */
-	uint64_t next_b;      /* offset of the next line boundary to show */
-};
-
-/* Boundary markers for every 64-byte line that starts at or before @off and was not shown
- * yet; as pahole does, a boundary inside a member is shown before the next member. */
-static void show_boundaries(struct show *s, uint64_t off, int depth)
+static int cmd_show(const struct lopts *o, struct c2c_err *err)
 {
-	uint64_t p = s->placement % 128;
+	struct layout_lib *lib = NULL;
+	const struct layout *l = one_layout(o, &lib, err);
 
-	for (; s->next_b <= off; s->next_b += 64) {
-		uint64_t b = s->next_b, line = (p + b) / 64 - p / 64;
-		bool pair = s->pair && (p + b) % 128 == 0;
-
-		fprintf(s->f, "%*s/* %s cacheline %" PRIu64 " boundary (%" PRIu64 " bytes)", depth * 8,
-			"", pair ? "===" : "---", line, b);
-		if (s->cursor > b)
-			fprintf(s->f, " was %" PRIu64 " bytes ago", s->cursor - b);
-		fprintf(s->f, "%s %s */\n", pair ? ", 128-byte pair boundary" : "",
-			pair ? "===" : "---");
-	}
+	if (l)
+		layout_show(stdout, l, o->placement, o->pair);
+	layout_lib_free(lib);
+	return l ? 0 : 2;
 }
 
-static void show_groups(struct show *s, const struct lmember *c, bool begin, int depth)
+/* ------------------------------------------------------------------ edit */
+
+static int cmd_edit(const struct lopts *o, struct c2c_err *err)
 {
-	for (uint32_t i = 0; i < s->l->nr_groups; i++) {
-		const struct lgroup *g = &s->l->groups[i];
+	struct layout_lib *lib = NULL;
+	const struct layout *l = one_layout(o, &lib, err);
+	struct layout *n = l ? layout_edit(lib, l, &o->edits, err) : NULL;
+	int status = n ? 0 : 2;
 
-		if (c->name && !strcmp(begin ? g->first : g->last, c->name))
-			fprintf(s->f, "%*s/* --- group %s %s (bytes %" PRIu64 "-%" PRIu64 ")%s --- */\n",
-				depth * 8, "", g->name, begin ? "begins" : "ends", g->start, g->end,
-				g->aligned ? ", aligned" : "");
-	}
-}
-
-static void show_level(struct show *s, const struct lmember *m, uint32_t nr, int depth,
-		       bool in_union)
-{
-	for (uint32_t i = 0; i < nr; i++) {
-		const struct lmember *c = &m[i];
-		GString *decl = g_string_new(NULL);
-
-		show_boundaries(s, c->offset, depth);
-		if (!in_union && c->offset > s->cursor && depth == 1)
-			fprintf(s->f, "\n%*s/* XXX %" PRIu64 " bytes hole */\n\n", depth * 8, "",
-				c->offset - s->cursor);
-		show_groups(s, c, true, depth);
-		if (c->kind == LM_STRUCT || c->kind == LM_UNION) {
-			fprintf(s->f, "%*s%s {\n", depth * 8, "", lm_kind_names[c->kind]);
-			show_level(s, c->sub, c->nr_sub, depth + 1, c->kind == LM_UNION);
-			g_string_append_printf(decl, "}%s%s", c->name ? " " : "", c->name ? c->name : "");
-		} else {
-			g_string_append_printf(decl, "%-26s %s", c->type ? c->type : c->kind == LM_PAD
-					       ? "struct cacheline_padding" : "", c->name);
-			for (int d = 0; d < c->nr_dims; d++)
-				g_string_append_printf(decl, c->dims[d] ? "[%u]" : "[]", c->dims[d]);
-			if (c->bits)
-				g_string_append_printf(decl, ":%u", c->bits);
-		}
-		if (c->align)
-			g_string_append_printf(decl, " __attribute__((__aligned__(%u)))", c->align);
-		g_string_append_c(decl, ';');
-		if (c->bits)
-			fprintf(s->f, "%*s%-48s /* %5" PRIu64 ":%2u %4" PRIu64 " */\n", depth * 8, "",
-				decl->str, c->offset, c->bit_offset, c->size);
-		else
-			fprintf(s->f, "%*s%-48s /* %5" PRIu64 " %5" PRIu64 " */\n", depth * 8, "",
-				decl->str, c->offset, c->size);
-		g_string_free(decl, TRUE);
-		if (c->offset + c->size > s->cursor)
-			s->cursor = c->offset + c->size;
-		show_groups(s, c, false, depth);
-	}
-}
-
-static void show_pairs(struct show *s)
-{
-	uint64_t p = s->placement % 128, first = p / 64, last = (p + s->l->size - 1) / 64;
-
-	fprintf(s->f, "\t/* placement %" PRIu64 " (start %% 128): lines pair up as", p);
-	for (uint64_t line = first & ~1ull; line <= last; line += 2) {
-		int64_t a = (int64_t)line - (int64_t)first, b = a + 1;
-
-		if (a < 0)
-			fprintf(s->f, " [-1]+%" PRId64, b);
-		else if ((uint64_t)b > last - first)
-			fprintf(s->f, " %" PRId64 "+[next]", a);
-		else
-			fprintf(s->f, " %" PRId64 "+%" PRId64, a, b);
-	}
-	fprintf(s->f, " */\n");
-}
-
-static int cmd_show(const struct lopts *o, struct layout_lib *lib, struct c2c_err *err)
-{
-	const struct layout *l;
-	struct show s = {.f = stdout, .placement = o->placement, .pair = o->pair,
-			 .next_b = 64 - o->placement % 64};
-
-	if (o->args->len != 1 || !(l = load_arg(lib, o->args->pdata[0], err))) {
-		if (!err->set)
-			err_setf(err, "c2csim layout show: expected one layout file or struct name");
-		return 2;
-	}
-	s.l = l;
-	printf("struct %s {%s%s%s\n", l->name, l->file ? "  /* " : "", l->file ? l->file : "",
-	       l->file ? " */" : "");
-	show_level(&s, l->m, l->nr, 1, false);
-	if (l->size > s.cursor)
-		printf("\n\t/* padding: %" PRIu64 " */\n", l->size - s.cursor);
-	printf("\n\t/* size: %" PRIu64 ", cachelines: %" PRIu64 ", members: %u */\n", l->size,
-	       (l->size + 63) / 64, l->nr);
-	if (o->pair)
-		show_pairs(&s);
-	if (l->align)
-		printf("} __attribute__((__aligned__(%u)));\n", l->align);
-	else
-		printf("};\n");
-	return 0;
+	if (n && o->as_patch)
+		layout_print_c(stdout, n);
+	else if (n && o->out)
+		status = write_layout_file(n, o->out, err) ? 0 : 2;
+	else if (n)
+		layout_write(stdout, n, true);
+	layout_free(n);
+	layout_lib_free(lib);
+	return status;
 }
 
 /* ------------------------------------------------------------------ fields */
 
-static int cmd_fields(const struct lopts *o, struct layout_lib *lib, struct c2c_err *err)
+static int cmd_fields(const struct lopts *o, struct c2c_err *err)
 {
-	const struct layout *l;
+	struct layout_lib *lib = NULL;
+	const struct layout *l = one_layout(o, &lib, err);
 
-	if (o->args->len != 1 || !(l = load_arg(lib, o->args->pdata[0], err))) {
-		if (!err->set)
-			err_setf(err, "c2csim layout fields: expected one layout file or struct name");
-		return 2;
-	}
-	layout_fields(stdout, lib, l);
-	return 0;
+	if (l)
+		layout_fields(stdout, lib, l);
+	layout_lib_free(lib);
+	return l ? 0 : 2;
 }
 
 /* ------------------------------------------------------------------ check */
@@ -327,7 +423,7 @@ static bool check_file(const struct lopts *o, const char *file, uint32_t *failed
 	static const char *const keys[] = {"layout", "layouts", "struct", "placement", "asserts",
 					   NULL};
 	g_autoptr(GString) fail = g_string_new(NULL);
-	struct layout_lib *lib = make_lib(o);
+	struct layout_lib *lib = make_lib(o, file);
 	struct yt_node *root = yt_load_file(file, err), *k;
 	struct layout *holder = layout_new("asserts");
 	const struct layout *l = NULL;
@@ -370,12 +466,12 @@ static int cmd_check(const struct lopts *o, struct c2c_err *err)
 {
 	uint32_t failed = 0, total = 0;
 
-	if (!o->args->len) {
+	if (!nr_args(o)) {
 		err_setf(err, "c2csim layout check: expected layout or assertion files");
 		return 2;
 	}
-	for (guint i = 0; i < o->args->len; i++)
-		if (!check_file(o, o->args->pdata[i], &failed, &total, err))
+	for (guint i = 0; i < nr_args(o); i++)
+		if (!check_file(o, o->args[i], &failed, &total, err))
 			return 2;
 	fprintf(stderr, "c2csim layout check: %u of %u assertions hold\n", total - failed, total);
 	return failed ? 1 : 0;
@@ -410,7 +506,8 @@ static GPtrArray *leaves(struct layout_lib *lib, const struct layout *l, GHashTa
 
 static int cmd_diff(const struct lopts *o, struct c2c_err *err)
 {
-	struct layout_lib *la = make_lib(o), *lb = make_lib(o);
+	const char *fa = nr_args(o) == 2 ? o->args[0] : NULL, *fb = fa ? o->args[1] : NULL;
+	struct layout_lib *la = make_lib(o, fa), *lb = make_lib(o, fb);
 	const struct layout *a, *b;
 	GHashTable *oa = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	GHashTable *ob = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
@@ -418,17 +515,17 @@ static int cmd_diff(const struct lopts *o, struct c2c_err *err)
 	uint64_t p = o->placement % 128;
 	int status = 0;
 
-	if (o->args->len != 2) {
+	if (!fa) {
 		err_setf(err, "c2csim layout diff: expected two layout files");
 		status = 2;
-	} else if (!(a = layout_lib_load_file(la, o->args->pdata[0], err)) ||
-		   !(b = layout_lib_load_file(lb, o->args->pdata[1], err))) {
+	} else if (!(a = layout_lib_load_file(la, fa, err)) ||
+		   !(b = layout_lib_load_file(lb, fb, err))) {
 		status = 2;
 	} else {
 		pa = leaves(la, a, oa);
 		pb = leaves(lb, b, ob);
 		printf("# struct %s: %s -> %s at placement %" PRIu64 "\n", a->name,
-		       (char *)o->args->pdata[0], (char *)o->args->pdata[1], p);
+		       fa, fb, p);
 		for (guint i = 0; i < pa->len; i++) {
 			const char *path = pa->pdata[i];
 			uint64_t x = GPOINTER_TO_UINT(g_hash_table_lookup(oa, path)) - 1;
@@ -465,50 +562,61 @@ static int cmd_diff(const struct lopts *o, struct c2c_err *err)
 /* ------------------------------------------------------------------ dispatch */
 
 static const char layout_usage[] =
-	"usage: c2csim layout COMMAND ...\n"
+	"usage: c2csim layout COMMAND ... (c2csim layout COMMAND --help for its options)\n"
 	"  import PAHOLE.txt [-o FILE.yaml]      pahole -C output to a layout file (exact offsets)\n"
+	"  import --from OBJECT -C S[,S...] [--recursive] [-o FILE.yaml|DIR]\n"
+	"  import --btf FILE -C S[,S...] ...      run pahole on a binary (DWARF) or BTF and import\n"
 	"  show FILE|STRUCT [--pair] [--placement N]\n"
 	"                                         pahole-like view: lines, pairs, holes, groups\n"
 	"  fields FILE|STRUCT                    one line per leaf: PATH OFFSET SIZE [BIT BITS]\n"
 	"  check FILE... [--placement N]         evaluate assertions (exit 1 if any fails)\n"
 	"  diff A B [--placement N]              members that moved line or pair\n"
-	"  --layouts DIR                         where STRUCT names are looked up (repeatable;\n"
-	"                                         default " DEFAULT_LAYOUTS ")\n"
+	"  edit FILE|STRUCT [--move X:after:Y] [--swap X:Y] [--pad X:N] [--align X:N]\n"
+	"       [--group G:A,B[:aligned]] [-o NEW.yaml | --as-patch]\n"
+	"                                         reorder/pad/align/group, offsets recomputed\n"
+	"  --layouts DIR                         where STRUCT names and embedded structs are\n"
+	"                                         looked up, after a FILE's own directory\n"
+	"                                         (repeatable; default " DEFAULT_LAYOUTS "\n"
+	"                                         only for a STRUCT name)\n"
 	"  --placement N                         the object starts N bytes past a 128-byte boundary\n";
 
 int cli_layout(int argc, char **argv)
 {
-	struct lopts o = {.args = g_ptr_array_new(), .dirs = g_ptr_array_new()};
+	struct lopts o = {.cmd = argc > 1 ? argv[1] : ""};
 	struct c2c_err err = {0};
-	struct layout_lib *lib = NULL;
-	const char *cmd = argc > 1 ? argv[1] : "";
 	int status = 2;
 
-	if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
+	ledits_init(&o.edits);
+	if (!strcmp(o.cmd, "--help") || !strcmp(o.cmd, "-h")) {
 		fputs(layout_usage, stdout);
 		status = 0;
-	} else if (parse_lopts(argc, argv, &o, &err)) {
-		lib = make_lib(&o);
-		if (!strcmp(cmd, "import"))
+	} else if (argc > 1 && parse_lopts(argc, argv, &o, &err)) {
+		if (o.edits.v->len && strcmp(o.cmd, "edit"))
+			err_setf(&err, "c2csim layout %s: edits are for layout edit", o.cmd);
+		else if (!strcmp(o.cmd, "import"))
 			status = cmd_import(&o, &err);
-		else if (!strcmp(cmd, "show"))
-			status = cmd_show(&o, lib, &err);
-		else if (!strcmp(cmd, "fields"))
-			status = cmd_fields(&o, lib, &err);
-		else if (!strcmp(cmd, "check"))
+		else if (!strcmp(o.cmd, "show"))
+			status = cmd_show(&o, &err);
+		else if (!strcmp(o.cmd, "fields"))
+			status = cmd_fields(&o, &err);
+		else if (!strcmp(o.cmd, "check"))
 			status = cmd_check(&o, &err);
-		else if (!strcmp(cmd, "diff"))
+		else if (!strcmp(o.cmd, "diff"))
 			status = cmd_diff(&o, &err);
 		else
-			err_setf(&err, "c2csim layout: unknown command '%s' "
-				 "(expected import, show, fields, check or diff)", cmd);
+			status = cmd_edit(&o, &err);
 	}
 	if (err.set)
 		fprintf(stderr, "%s\n", err.msg);
 	else if (status == 2)
 		fputs(layout_usage, stderr);
-	layout_lib_free(lib);
-	g_ptr_array_free(o.args, TRUE);
-	g_ptr_array_free(o.dirs, TRUE);
+	ledits_release(&o.edits);
+	g_strfreev(o.args);
+	g_strfreev(o.dirs);
+	g_free(o.out);
+	g_free(o.from);
+	g_free(o.btf);
+	g_free(o.structs);
+	g_free(o.placement_arg);
 	return status;
 }

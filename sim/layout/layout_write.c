@@ -37,7 +37,8 @@ static void write_field(FILE *f, const struct lmember *m, bool with_offsets)
 {
 	fputs("{name: ", f);
 	put_word(f, m->name ? m->name : "");
-	if (m->type) {
+	/* A typeless zero-size pad reads back as CACHELINE_PADDING (layout_abi.c). */
+	if (m->type && strcmp(m->type, "struct cacheline_padding")) {
 		fputs(", type: ", f);
 		yt_emit_quoted(f, m->type);
 	}
@@ -69,9 +70,17 @@ static void write_pad(FILE *f, const struct lmember *m, bool with_offsets)
 		fputs(", name: ", f);
 		put_word(f, m->name);
 	}
+	/* A typeless zero-size pad reads back as CACHELINE_PADDING (layout_abi.c). */
+	if (m->type && strcmp(m->type, "struct cacheline_padding")) {
+		fputs(", type: ", f);
+		yt_emit_quoted(f, m->type);
+	}
 	if (with_offsets)
 		fprintf(f, ", offset: %" PRIu64, m->offset);
-	fprintf(f, ", size: %" PRIu64 "}\n", m->size);
+	fprintf(f, ", size: %" PRIu64, m->size);
+	if (m->align)
+		fprintf(f, ", align: %" PRIu32, m->align);
+	fputs("}\n", f);
 }
 
 static void write_members(FILE *f, const struct lmember *arr, uint32_t nr, int indent,
