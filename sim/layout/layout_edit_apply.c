@@ -227,10 +227,13 @@ static void unfix(struct layout_lib *lib, struct lmember *m, uint32_t nr)
 		uint64_t size;
 		uint32_t align;
 
-		if (c->has_offset && c->kind == LM_FIELD && !layout_c_type(c->type, &size, &align) &&
-		    (!c->layout || !layout_lib_has(lib, c->layout)))
-			c->type_align = layout_offset_align(c->offset, c->size / MAX(lmember_elems(c),
-											1));
+		/* Only a field whose embedded layout is missing needs it: the tables know the
+		 * type (struct rb_node) or the offsets tell. */
+		if (c->has_offset && c->kind == LM_FIELD && (c->layout ? !layout_lib_has(lib, c->layout)
+							       : !layout_c_type(c->type, &size, &align)))
+			c->type_align = layout_c_type(c->type, &size, &align) ? align :
+					layout_offset_align(c->offset,
+							    c->size / MAX(lmember_elems(c), 1));
 		c->has_offset = false;
 		unfix(lib, c->sub, c->nr_sub);
 	}

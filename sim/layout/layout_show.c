@@ -63,7 +63,7 @@ static void declarator(GString *d, const struct lmember *c, bool c_syntax)
 	const char *star = c_syntax ? strstr(type, "(*)") : NULL;
 
 	if (star)
-		g_string_append_printf(d, "%.*s(*%s", (int)(star + 2 - type), type, c->name);
+		g_string_append_printf(d, "%.*s(*%s", (int)(star - type), type, c->name);
 	else
 		g_string_append_printf(d, c_syntax ? "%s %s" : "%-26s %s", type, c->name);
 	for (int i = 0; i < c->nr_dims; i++)
