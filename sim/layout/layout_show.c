@@ -22,13 +22,14 @@ static void indent(FILE *f, int depth)
 		fputc('\t', f);
 }
 
-/* Boundary markers for every 64-byte line that starts at or before @off and was not shown
- * yet: as pahole does, before the member at @off, "was N bytes ago" when it starts past it. */
-static void show_boundaries(struct show *s, uint64_t off, int depth)
+/* Boundary markers for every 64-byte line that starts before @upto (or at it, @at_too) and
+ * was not shown yet: as pahole does, before the member at @off, "was N bytes ago" when it
+ * starts past the boundary. */
+static void show_boundaries(struct show *s, uint64_t upto, bool at_too, uint64_t off, int depth)
 {
 	uint64_t p = s->placement % 128;
 
-	for (; s->next_b <= off; s->next_b += 64) {
+	for (; s->next_b < upto || (at_too && s->next_b == upto); s->next_b += 64) {
 		uint64_t b = s->next_b, line = (p + b) / 64 - p / 64;
 		bool pair = s->pair && (p + b) % 128 == 0;
 
@@ -82,11 +83,13 @@ static void show_level(struct show *s, const struct lmember *m, uint32_t nr, int
 		GString *decl = g_string_new(NULL);
 
 		if (!in_union && c->offset > s->cursor && depth == 1) {
+			/* Lines starting inside the member before, then the hole, then the rest. */
+			show_boundaries(s, s->cursor, false, c->offset, depth);
 			fputc('\n', s->f);
 			indent(s->f, depth);
 			fprintf(s->f, "/* XXX %" PRIu64 " bytes hole */\n\n", c->offset - s->cursor);
 		}
-		show_boundaries(s, c->offset, depth);
+		show_boundaries(s, c->offset, true, c->offset, depth);
 		show_groups(s, c, true, depth);
 		if (c->kind == LM_STRUCT || c->kind == LM_UNION) {
 			indent(s->f, depth);
