@@ -38,6 +38,7 @@
 #include "layout/layout_show.h"
 #include "layout/pahole.h"
 #include "layout/pahole_run.h"
+#include "layout_suggest.h"
 
 #define DEFAULT_LAYOUTS "layouts/linux-6.18"
 
@@ -49,7 +50,9 @@ struct lopts {
 	char *from, *btf;     /* import --from OBJECT, --btf FILE */
 	char *structs;        /* import -C STRUCT[,STRUCT...] */
 	char *placement_arg;
-	gboolean pair, recursive, as_patch;
+	gboolean pair, recursive, as_patch, keep_size;
+	char *variant, *compare, *metric;  /* suggest */
+	gint budget, jobs, max_size;
 	uint64_t placement;
 	bool placement_set;
 	struct ledits edits;  /* edit: in command-line order */
@@ -112,9 +115,29 @@ static GOptionEntry *entries_of(const char *cmd, struct lopts *o, const char **p
 		E_EDIT("group", "make A, B, ... a cacheline group", "G:A,B[:aligned]"),
 		{"as-patch", 0, 0, G_OPTION_ARG_NONE, NULL, "print the C struct instead", NULL},
 		E_OUT("write the edited layout here"), E_DIRS, E_END};
+	static GOptionEntry suggest[] = {
+		{"struct", 0, 0, G_OPTION_ARG_STRING, NULL, "the struct to lay out", "S"},
+		{"variant", 0, 0, G_OPTION_ARG_STRING, NULL, "the variant with today's layout "
+		 "(default: the first)", "V"},
+		{"metric", 0, 0, G_OPTION_ARG_STRING, NULL, "throughput (default) or hitm", "M"},
+		{"keep-size", 0, 0, G_OPTION_ARG_NONE, NULL, "no layout larger than today's", NULL},
+		{"max-size", 0, 0, G_OPTION_ARG_INT, NULL, "no layout larger than N bytes", "N"},
+		{"budget", 0, 0, G_OPTION_ARG_INT, NULL, "runs at most (default 200)", "RUNS"},
+		{"jobs", 'j', 0, G_OPTION_ARG_INT, NULL, "runs at a time (default 1)", "N"},
+		{"compare", 0, 0, G_OPTION_ARG_STRING, NULL, "also run this variant and say how "
+		 "close the best layout gets to it", "V"},
+		E_OUT("write the best layout here"), E_END};
 	GOptionEntry *e = NULL;
 
-	if (!strcmp(cmd, "import")) {
+	if (!strcmp(cmd, "suggest")) {
+		void *data[] = {&o->structs, &o->variant, &o->metric, &o->keep_size, &o->max_size,
+				&o->budget, &o->jobs, &o->compare, &o->out};
+
+		for (size_t i = 0; i < G_N_ELEMENTS(data); i++)
+			suggest[i].arg_data = data[i];
+		e = suggest;
+		*params = "SCENARIO";
+	} else if (!strcmp(cmd, "import")) {
 		e = import;
 		import[0].arg_data = &o->from, import[1].arg_data = &o->btf;
 		import[2].arg_data = &o->structs, import[3].arg_data = &o->recursive;
@@ -159,7 +182,7 @@ static bool parse_lopts(int argc, char **argv, struct lopts *o, struct c2c_err *
 
 	if (!e) {
 		err_setf(err, "c2csim layout: unknown command '%s' (expected import, show, fields, "
-			 "check, diff or edit)", o->cmd);
+			 "check, diff, edit or suggest)", o->cmd);
 		g_free(av);
 		return false;
 	}
@@ -479,40 +502,11 @@ static int cmd_check(const struct lopts *o, struct c2c_err *err)
 
 /* ------------------------------------------------------------------ diff */
 
-/* The leaf listing of @l as path -> "offset size" (a GHashTable owned by the caller) plus the
- * paths in order. */
-static GPtrArray *leaves(struct layout_lib *lib, const struct layout *l, GHashTable *off)
-{
-	char *text = NULL, **lines;
-	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
-	GPtrArray *order = g_ptr_array_new_with_free_func(g_free);
-
-	layout_fields(f, lib, l);
-	fclose(f);
-	lines = g_strsplit(text, "\n", -1);
-	for (char **p = lines; *p && **p; p++) {
-		char **col = g_strsplit(*p, "\t", 3);
-
-		g_ptr_array_add(order, g_strdup(col[0]));
-		g_hash_table_insert(off, g_strdup(col[0]),
-				    GUINT_TO_POINTER(g_ascii_strtoull(col[1], NULL, 10) + 1));
-		g_strfreev(col);
-	}
-	g_strfreev(lines);
-	free(text);
-	return order;
-}
-
 static int cmd_diff(const struct lopts *o, struct c2c_err *err)
 {
 	const char *fa = nr_args(o) == 2 ? o->args[0] : NULL, *fb = fa ? o->args[1] : NULL;
 	struct layout_lib *la = make_lib(o, fa), *lb = make_lib(o, fb);
 	const struct layout *a, *b;
-	GHashTable *oa = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
-	GHashTable *ob = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
-	GPtrArray *pa = NULL, *pb = NULL;
-	uint64_t p = o->placement % 128;
 	int status = 0;
 
 	if (!fa) {
@@ -522,41 +516,35 @@ static int cmd_diff(const struct lopts *o, struct c2c_err *err)
 		   !(b = layout_lib_load_file(lb, fb, err))) {
 		status = 2;
 	} else {
-		pa = leaves(la, a, oa);
-		pb = leaves(lb, b, ob);
-		printf("# struct %s: %s -> %s at placement %" PRIu64 "\n", a->name,
-		       fa, fb, p);
-		for (guint i = 0; i < pa->len; i++) {
-			const char *path = pa->pdata[i];
-			uint64_t x = GPOINTER_TO_UINT(g_hash_table_lookup(oa, path)) - 1;
-			uint64_t y = GPOINTER_TO_UINT(g_hash_table_lookup(ob, path));
-
-			if (!y) {
-				printf("only in A: %s (offset %" PRIu64 ")\n", path, x);
-				continue;
-			}
-			y--;
-			if ((p + x) / 64 != (p + y) / 64 || (p + x) / 128 != (p + y) / 128)
-				printf("%s: offset %" PRIu64 " -> %" PRIu64 ", line %" PRIu64 " -> %"
-				       PRIu64 ", pair %" PRIu64 " -> %" PRIu64 "\n", path, x, y,
-				       (p + x) / 64 - p / 64, (p + y) / 64 - p / 64, (p + x) / 128,
-				       (p + y) / 128);
-		}
-		for (guint i = 0; i < pb->len; i++)
-			if (!g_hash_table_contains(oa, pb->pdata[i]))
-				printf("only in B: %s (offset %" PRIu64 ")\n", (char *)pb->pdata[i],
-				       (uint64_t)GPOINTER_TO_UINT(
-					       g_hash_table_lookup(ob, pb->pdata[i])) - 1);
+		printf("# struct %s: %s -> %s at placement %" PRIu64 "\n", a->name, fa, fb,
+		       o->placement % 128);
+		layout_print_diff(stdout, la, a, lb, b, o->placement);
 	}
-	if (pa)
-		g_ptr_array_free(pa, TRUE);
-	if (pb)
-		g_ptr_array_free(pb, TRUE);
-	g_hash_table_destroy(oa);
-	g_hash_table_destroy(ob);
 	layout_lib_free(la);
 	layout_lib_free(lb);
 	return status;
+}
+
+/* ------------------------------------------------------------------ suggest */
+
+#define MAX_JOBS 64
+
+static int cmd_suggest(const struct lopts *o, struct c2c_err *err)
+{
+	struct suggest_opts so = {.strct = o->structs, .variant = o->variant, .compare = o->compare,
+				  .metric = o->metric, .out = o->out, .keep_size = o->keep_size,
+				  .max_size = o->max_size > 0 ? (uint64_t)o->max_size : 0,
+				  .budget = o->budget ? (uint32_t)o->budget : 200,
+				  .jobs = o->jobs ? (uint32_t)o->jobs : 1};
+
+	if (nr_args(o) != 1 || !o->structs || o->budget < 0 || o->jobs < 0 ||
+	    o->jobs > MAX_JOBS || o->max_size < 0) {
+		err_setf(err, "c2csim layout suggest: expected SCENARIO --struct S, with --budget "
+			 "and -j positive (-j at most %d) and --max-size a size", MAX_JOBS);
+		return 2;
+	}
+	so.scenario = o->args[0];
+	return layout_suggest(&so, err);
 }
 
 /* ------------------------------------------------------------------ dispatch */
@@ -574,6 +562,9 @@ static const char layout_usage[] =
 	"  edit FILE|STRUCT [--move X:after:Y] [--swap X:Y] [--pad X:N] [--align X:N]\n"
 	"       [--group G:A,B[:aligned]] [-o NEW.yaml | --as-patch]\n"
 	"                                         reorder/pad/align/group, offsets recomputed\n"
+	"  suggest SCENARIO --struct S [--variant V] [--metric throughput|hitm] [--keep-size]\n"
+	"       [--max-size N] [--budget RUNS] [-j N] [--compare V] [-o BEST.yaml]\n"
+	"                                         search layouts of S by running the scenario\n"
 	"  --layouts DIR                         where STRUCT names and embedded structs are\n"
 	"                                         looked up, after a FILE's own directory\n"
 	"                                         (repeatable; default " DEFAULT_LAYOUTS "\n"
@@ -603,6 +594,8 @@ int cli_layout(int argc, char **argv)
 			status = cmd_check(&o, &err);
 		else if (!strcmp(o.cmd, "diff"))
 			status = cmd_diff(&o, &err);
+		else if (!strcmp(o.cmd, "suggest"))
+			status = cmd_suggest(&o, &err);
 		else
 			status = cmd_edit(&o, &err);
 	}
@@ -618,5 +611,8 @@ int cli_layout(int argc, char **argv)
 	g_free(o.btf);
 	g_free(o.structs);
 	g_free(o.placement_arg);
+	g_free(o.variant);
+	g_free(o.compare);
+	g_free(o.metric);
 	return status;
 }

@@ -256,3 +256,49 @@ char *ledits_describe(const struct ledits *e)
 	}
 	return g_string_free(s, FALSE);
 }
+
+char *ledits_to_yaml(const struct ledits *e)
+{
+	GString *s = g_string_new("[");
+
+	for (guint i = 0; i < e->v->len; i++) {
+		const struct ledit *d = &g_array_index(e->v, struct ledit, i);
+
+		g_string_append(s, i ? ", {" : "{");
+		if (d->kind == LE_MOVE)
+			g_string_append_printf(s, "move: {member: \"%s\", %s: \"%s\"}", d->member,
+					       d->before ? "before" : "after", d->ref);
+		else if (d->kind == LE_SWAP)
+			g_string_append_printf(s, "swap: [\"%s\", \"%s\"]", d->member, d->ref);
+		else if (d->kind == LE_PAD || d->kind == LE_ALIGN)
+			g_string_append_printf(s, "%s: {%s: \"%s\", to: %u}", ledit_kind_names[d->kind],
+					       d->kind == LE_PAD ? "before" : "member", d->member, d->to);
+		else {
+			g_string_append_printf(s, "group: {name: \"%s\", aligned: %s, members: [",
+					       d->group, d->aligned ? "true" : "false");
+			for (guint j = 0; j < d->members->len; j++)
+				g_string_append_printf(s, "%s\"%s\"", j ? ", " : "",
+						       (char *)d->members->pdata[j]);
+		}
+		if (d->kind == LE_GROUP)
+			g_string_append(s, "]}");
+		g_string_append_c(s, '}');
+	}
+	g_string_append_c(s, ']');
+	return g_string_free(s, FALSE);
+}
+
+void ledits_push(struct ledits *e, const struct ledit *d)
+{
+	struct ledit c = *d;
+
+	c.member = g_strdup(d->member);
+	c.ref = g_strdup(d->ref);
+	c.group = g_strdup(d->group);
+	if (d->members) {
+		c.members = g_ptr_array_new_with_free_func(g_free);
+		for (guint i = 0; i < d->members->len; i++)
+			g_ptr_array_add(c.members, g_strdup(d->members->pdata[i]));
+	}
+	g_array_append_val(e->v, c);
+}

@@ -79,6 +79,13 @@ bool ledit_parse_arg(struct ledits *e, enum ledit_kind kind, const char *arg,
  * 64"), for a layout's `source:`.  Caller frees. */
 char *ledits_describe(const struct ledits *e);
 
+/* ledits_to_yaml - the edits as a flow YAML sequence, the form ledits_from_tree reads (for a
+ * `--set layout_edits.STRUCT=...` override).  Caller frees. */
+char *ledits_to_yaml(const struct ledits *e);
+
+/* ledits_push - append a copy of @d (an edit of another list) to @e. */
+void ledits_push(struct ledits *e, const struct ledit *d);
+
 /* layout_edit - a new layout: @l with @e applied and every offset recomputed (embedded
  * structs resolve through @lib).  Return: NULL with @err at the edit that cannot apply
  * (unknown member, with suggestions; members in different aggregates) or at the member whose

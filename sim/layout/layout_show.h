@@ -32,4 +32,11 @@ void layout_show(FILE *f, const struct layout *l, uint64_t placement, bool pair)
  */
 void layout_print_c(FILE *f, const struct layout *l);
 
+/* layout_print_diff - the leaf members of @a (library @la) whose 64-byte line or 128-byte
+ * pair differs in @b (library @lb) at @placement, "PATH: offset X -> Y, line .. -> ..,
+ * pair .. -> ..", then those only in one of them. */
+struct layout_lib;
+void layout_print_diff(FILE *f, struct layout_lib *la, const struct layout *a,
+		       struct layout_lib *lb, const struct layout *b, uint64_t placement);
+
 #endif

@@ -114,7 +114,11 @@ static char *shown(const char *show, const char *name)
 	char *r;
 
 	ck_assert_msg(g_regex_match(re, show, 0, &mi), "no line for %s in:\n%s", name, show);
-	r = g_strdup_printf("%s %s", g_match_info_fetch(mi, 2), g_match_info_fetch(mi, 3));
+	{
+		g_autofree char *off = g_match_info_fetch(mi, 2), *size = g_match_info_fetch(mi, 3);
+
+		r = g_strdup_printf("%s %s", off, size);
+	}
 	g_match_info_free(mi);
 	return r;
 }

@@ -153,7 +153,11 @@ static GPtrArray *pahole_numbers(const char *text, uint64_t *size)
 	}
 	g_match_info_free(mi);
 	ck_assert(g_regex_match(sz, text, 0, &mi));
-	*size = g_ascii_strtoull(g_match_info_fetch(mi, 1), NULL, 10);
+	{
+		g_autofree char *n = g_match_info_fetch(mi, 1);
+
+		*size = g_ascii_strtoull(n, NULL, 10);
+	}
 	g_match_info_free(mi);
 	return nums;
 }
