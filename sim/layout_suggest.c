@@ -398,7 +398,12 @@ static const struct cand *search(struct search *s, bool *failed)
 			print_edits(&top->e);
 		}
 		printf("\n");
-		if (!top || !better(s, top->value, best->value)) {
+		if (!top) {
+			printf("stopped after round %u: every layout one edit away was tried or "
+			       "skipped\n", round);
+			return best;
+		}
+		if (!better(s, top->value, best->value)) {
 			printf("stopped after round %u: no layout of this round beats the best so far "
 			       "(a local optimum of these edits)\n", round);
 			return best;
@@ -452,9 +457,9 @@ static void report(struct search *s, const struct cand *best, double compare)
 	double today = ((struct cand *)s->ran->pdata[0])->value;
 	g_autoptr(GPtrArray) sorted = g_ptr_array_sized_new(s->ran->len); /* not owning */
 
-	printf("tried %u layouts in %u runs (today's included); not run: %u larger than the size "
-	       "limit, %u breaking an assertion, %u equal to one tried, %u that cannot be laid "
-	       "out\n", s->runs, s->runs, s->skip_size, s->skip_assert, s->skip_same, s->skip_bad);
+	printf("tried %u layouts, one run each, today's included; not run: %u larger than the "
+	       "size limit, %u breaking an assertion, %u equal to one tried, %u that cannot be "
+	       "laid out\n", s->runs, s->skip_size, s->skip_assert, s->skip_same, s->skip_bad);
 	for (guint i = 0; i < s->ran->len; i++)
 		g_ptr_array_add(sorted, s->ran->pdata[i]);
 	g_ptr_array_sort_with_data(sorted, by_value, s);
