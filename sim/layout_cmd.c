@@ -83,7 +83,8 @@ static gboolean edit_option(const gchar *name, const gchar *value, gpointer data
 }
 
 #define E_DIRS {"layouts", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, NULL, "where STRUCT names and " \
-		"embedded structs are looked up (repeatable; see the top of the help)", "DIR"}
+		"embedded structs are looked up, after a FILE's own directory (repeatable; " \
+		"without it a STRUCT name is looked up in " DEFAULT_LAYOUTS ")", "DIR"}
 #define E_PLACE {"placement", 0, 0, G_OPTION_ARG_STRING, NULL, "the object starts N bytes " \
 		 "past a 128-byte boundary", "N"}
 #define E_OUT(what) {"output", 'o', 0, G_OPTION_ARG_FILENAME, NULL, what, "PATH"}
@@ -91,42 +92,44 @@ static gboolean edit_option(const gchar *name, const gchar *value, gpointer data
 				  what, form}
 #define E_END {NULL, 0, 0, 0, NULL, NULL, NULL}
 
+/* Each subcommand's options; entries_of points them into a struct lopts. */
+static GOptionEntry import_opts[] = {
+	{"from", 0, 0, G_OPTION_ARG_FILENAME, NULL, "run pahole on this ELF object, "
+	 "module or vmlinux (DWARF)", "OBJECT"},
+	{"btf", 0, 0, G_OPTION_ARG_FILENAME, NULL, "run pahole on this BTF file, e.g. "
+	 "/sys/kernel/btf/vmlinux", "FILE"},
+	{"struct", 'C', 0, G_OPTION_ARG_STRING, NULL, "the structs to import", "S[,S...]"},
+	{"recursive", 0, 0, G_OPTION_ARG_NONE, NULL, "also the structs they embed", NULL},
+	E_OUT("layout file, or a directory for several structs"), E_END};
+static GOptionEntry show_opts[] = {
+	{"pair", 0, 0, G_OPTION_ARG_NONE, NULL, "mark 128-byte pair boundaries", NULL},
+	E_PLACE, E_DIRS, E_END};
+static GOptionEntry fields_opts[] = {E_DIRS, E_END};
+static GOptionEntry check_opts[] = {E_PLACE, E_DIRS, E_END};
+static GOptionEntry edit_opts[] = {
+	E_EDIT("move", "move X after (or before) Y", "X:after:Y"),
+	E_EDIT("swap", "swap X and Y", "X:Y"),
+	E_EDIT("pad", "pad before X to an N-byte boundary (64: CACHELINE_PADDING)", "X:N"),
+	E_EDIT("align", "__aligned__(N) on X", "X:N"),
+	E_EDIT("group", "make A, B, ... a cacheline group", "G:A,B[:aligned]"),
+	{"as-patch", 0, 0, G_OPTION_ARG_NONE, NULL, "print the C struct instead", NULL},
+	E_OUT("write the edited layout here"), E_DIRS, E_END};
+static GOptionEntry suggest_opts[] = {
+	{"struct", 0, 0, G_OPTION_ARG_STRING, NULL, "the struct to lay out", "S"},
+	{"variant", 0, 0, G_OPTION_ARG_STRING, NULL, "the variant with today's layout "
+	 "(default: the first)", "V"},
+	{"metric", 0, 0, G_OPTION_ARG_STRING, NULL, "throughput (default) or hitm", "M"},
+	{"keep-size", 0, 0, G_OPTION_ARG_NONE, NULL, "no layout larger than today's", NULL},
+	{"max-size", 0, 0, G_OPTION_ARG_INT, NULL, "no layout larger than N bytes", "N"},
+	{"budget", 0, 0, G_OPTION_ARG_INT, NULL, "runs at most (default 200)", "RUNS"},
+	{"jobs", 'j', 0, G_OPTION_ARG_INT, NULL, "runs at a time (default 1)", "N"},
+	{"compare", 0, 0, G_OPTION_ARG_STRING, NULL, "also run this variant and say how "
+	 "close the best layout gets to it", "V"},
+	E_OUT("write the best layout here"), E_END};
+
 /* The options of @cmd, pointing into @o; NULL for an unknown command. */
 static GOptionEntry *entries_of(const char *cmd, struct lopts *o, const char **params)
 {
-	static GOptionEntry import[] = {
-		{"from", 0, 0, G_OPTION_ARG_FILENAME, NULL, "run pahole on this ELF object, "
-		 "module or vmlinux (DWARF)", "OBJECT"},
-		{"btf", 0, 0, G_OPTION_ARG_FILENAME, NULL, "run pahole on this BTF file, e.g. "
-		 "/sys/kernel/btf/vmlinux", "FILE"},
-		{"struct", 'C', 0, G_OPTION_ARG_STRING, NULL, "the structs to import", "S[,S...]"},
-		{"recursive", 0, 0, G_OPTION_ARG_NONE, NULL, "also the structs they embed", NULL},
-		E_OUT("layout file, or a directory for several structs"), E_END};
-	static GOptionEntry show[] = {
-		{"pair", 0, 0, G_OPTION_ARG_NONE, NULL, "mark 128-byte pair boundaries", NULL},
-		E_PLACE, E_DIRS, E_END};
-	static GOptionEntry fields[] = {E_DIRS, E_END};
-	static GOptionEntry check[] = {E_PLACE, E_DIRS, E_END};
-	static GOptionEntry edit[] = {
-		E_EDIT("move", "move X after (or before) Y", "X:after:Y"),
-		E_EDIT("swap", "swap X and Y", "X:Y"),
-		E_EDIT("pad", "pad before X to an N-byte boundary (64: CACHELINE_PADDING)", "X:N"),
-		E_EDIT("align", "__aligned__(N) on X", "X:N"),
-		E_EDIT("group", "make A, B, ... a cacheline group", "G:A,B[:aligned]"),
-		{"as-patch", 0, 0, G_OPTION_ARG_NONE, NULL, "print the C struct instead", NULL},
-		E_OUT("write the edited layout here"), E_DIRS, E_END};
-	static GOptionEntry suggest[] = {
-		{"struct", 0, 0, G_OPTION_ARG_STRING, NULL, "the struct to lay out", "S"},
-		{"variant", 0, 0, G_OPTION_ARG_STRING, NULL, "the variant with today's layout "
-		 "(default: the first)", "V"},
-		{"metric", 0, 0, G_OPTION_ARG_STRING, NULL, "throughput (default) or hitm", "M"},
-		{"keep-size", 0, 0, G_OPTION_ARG_NONE, NULL, "no layout larger than today's", NULL},
-		{"max-size", 0, 0, G_OPTION_ARG_INT, NULL, "no layout larger than N bytes", "N"},
-		{"budget", 0, 0, G_OPTION_ARG_INT, NULL, "runs at most (default 200)", "RUNS"},
-		{"jobs", 'j', 0, G_OPTION_ARG_INT, NULL, "runs at a time (default 1)", "N"},
-		{"compare", 0, 0, G_OPTION_ARG_STRING, NULL, "also run this variant and say how "
-		 "close the best layout gets to it", "V"},
-		E_OUT("write the best layout here"), E_END};
 	GOptionEntry *e = NULL;
 
 	if (!strcmp(cmd, "suggest")) {
@@ -134,32 +137,32 @@ static GOptionEntry *entries_of(const char *cmd, struct lopts *o, const char **p
 				&o->budget, &o->jobs, &o->compare, &o->out};
 
 		for (size_t i = 0; i < G_N_ELEMENTS(data); i++)
-			suggest[i].arg_data = data[i];
-		e = suggest;
+			suggest_opts[i].arg_data = data[i];
+		e = suggest_opts;
 		*params = "SCENARIO";
 	} else if (!strcmp(cmd, "import")) {
-		e = import;
-		import[0].arg_data = &o->from, import[1].arg_data = &o->btf;
-		import[2].arg_data = &o->structs, import[3].arg_data = &o->recursive;
-		import[4].arg_data = &o->out;
+		e = import_opts;
+		import_opts[0].arg_data = &o->from, import_opts[1].arg_data = &o->btf;
+		import_opts[2].arg_data = &o->structs, import_opts[3].arg_data = &o->recursive;
+		import_opts[4].arg_data = &o->out;
 		*params = "[PAHOLE.txt]";
 	} else if (!strcmp(cmd, "show")) {
-		e = show;
-		show[0].arg_data = &o->pair, show[1].arg_data = &o->placement_arg;
-		show[2].arg_data = &o->dirs;
+		e = show_opts;
+		show_opts[0].arg_data = &o->pair, show_opts[1].arg_data = &o->placement_arg;
+		show_opts[2].arg_data = &o->dirs;
 		*params = "FILE|STRUCT";
 	} else if (!strcmp(cmd, "fields")) {
-		e = fields;
-		fields[0].arg_data = &o->dirs;
+		e = fields_opts;
+		fields_opts[0].arg_data = &o->dirs;
 		*params = "FILE|STRUCT";
 	} else if (!strcmp(cmd, "check") || !strcmp(cmd, "diff")) {
-		e = check;
-		check[0].arg_data = &o->placement_arg, check[1].arg_data = &o->dirs;
+		e = check_opts;
+		check_opts[0].arg_data = &o->placement_arg, check_opts[1].arg_data = &o->dirs;
 		*params = !strcmp(cmd, "diff") ? "A B" : "FILE...";
 	} else if (!strcmp(cmd, "edit")) {
-		e = edit;
-		edit[5].arg_data = &o->as_patch, edit[6].arg_data = &o->out;
-		edit[7].arg_data = &o->dirs;
+		e = edit_opts;
+		edit_opts[5].arg_data = &o->as_patch, edit_opts[6].arg_data = &o->out;
+		edit_opts[7].arg_data = &o->dirs;
 		*params = "FILE|STRUCT";
 	}
 	return e;

@@ -29,6 +29,9 @@
  *     - {name: nodeinfo, type: "struct mem_cgroup_per_node *", offset: 2136, size: 0,
  *        dims: [0]}                                   # flexible array member
  *     - {name: flags, type: "unsigned int", offset: 4, size: 4, bit_offset: 3, bits: 5}
+ *                         # a bitfield: offset and size of its storage unit; later members may
+ *                         # use the unit's bytes its bits leave free (pahole: "Bitfield
+ *                         # combined with next fields"), so overlaps are checked bit by bit
  *     - kind: union                                   # inline; name optional (anonymous)
  *       offset: 448
  *       size: 192

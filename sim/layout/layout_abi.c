@@ -262,7 +262,7 @@ uint32_t layout_offset_align(uint64_t offset, uint64_t elem_size)
 
 static uint32_t implied_align(struct abi *a, const struct layout *e, int depth);
 
-/* The alignment of an imported member's type (0: nothing says). */
+/* The alignment of an imported member: explicit, of its type, or what its offset implies. */
 static uint32_t member_align(struct abi *a, const struct lmember *m, int depth)
 {
 	const struct ctype *c = ctype_find(m->type);

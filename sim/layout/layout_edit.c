@@ -1,11 +1,11 @@
-/* layout_edit.c - edit lists: parsing, applying, recomputing offsets; see layout_edit.h. */
+/* layout_edit.c - edit lists: reading them (YAML, command line) and writing them back (a
+ * description, flow YAML); applying them is layout_edit_apply.c.  See layout_edit.h. */
 #include "layout/layout_edit.h"
 
 #include <glib.h>
 #include <inttypes.h>
 #include <string.h>
 
-#define CACHELINE_BYTES 64
 
 const char *const ledit_kind_names[LE_KIND_COUNT + 1] = {"move", "swap", "pad", "align",
 							  "group", NULL};
@@ -51,11 +51,12 @@ static bool parse_to(const char *s, uint32_t *to)
 	return true;
 }
 
+/* @n: yt_require's answer (NULL: it has reported the missing key). */
 static bool tree_to(const struct yt_node *n, const char *what, uint32_t *to, struct c2c_err *err)
 {
 	int64_t v;
 
-	if (!yt_int(n, what, 1, 4096, &v, err))
+	if (!n || !yt_int(n, what, 1, 4096, &v, err))
 		return false;
 	if (!pow2((uint64_t)v)) {
 		err_set(err, n->mark, "%s: %" PRId64 " is not a power of two (expected 8, 64, 128, "

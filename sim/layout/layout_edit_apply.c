@@ -197,10 +197,12 @@ static bool edit_group(struct layout *l, const struct ledit *d, struct c2c_err *
 			}
 	if (!locate(l, d->members->pdata[0], d, &first, err))
 		return false;
-	for (guint i = 0; i < n; i++) {
+	for (guint i = 1; i < n; i++) /* all found before any moves: nothing half done */
 		if (!locate(l, d->members->pdata[i], d, &x, err) ||
 		    !same_aggregate(&first, &x, d, d->members->pdata[0], d->members->pdata[i], err))
 			return false;
+	for (guint i = 0; i < n; i++) {
+		locate(l, d->members->pdata[i], d, &x, err);
 		take(&x, &moved[i]);
 		/* The first member's slot moves down when a member before it leaves. */
 		if (i && x.idx < first.idx)

@@ -37,8 +37,7 @@ static void write_field(FILE *f, const struct lmember *m, bool with_offsets)
 {
 	fputs("{name: ", f);
 	put_word(f, m->name ? m->name : "");
-	/* A typeless zero-size pad reads back as CACHELINE_PADDING (layout_abi.c). */
-	if (m->type && strcmp(m->type, "struct cacheline_padding")) {
+	if (m->type) {
 		fputs(", type: ", f);
 		yt_emit_quoted(f, m->type);
 	}

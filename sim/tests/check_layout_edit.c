@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cmdutil.h"
+#include "layout/layout_edit.h"
 #include "layout/layout_lib.h"
 #include "testutil.h"
 
@@ -85,6 +86,57 @@ START_TEST(edit_errors_are_one_line)
 	c2csim(&c, (const char *[]){"run", "sim/tests/data/layout-edits-typo.yaml", NULL});
 	assert_one_line_error(&c, "layout-edits-typo.yaml:9:7", "unknown member 'on_tre'");
 	cmd_free(&c);
+}
+END_TEST
+
+/* Malformed edit lists: one error at the entry, naming what was expected; the YAML form
+ * written back (ledits_to_yaml) reads as the same list. */
+START_TEST(edit_lists_read_and_written)
+{
+	static const struct {
+		const char *yaml, *msg;
+	} bad[] = {
+		{"[{pad: {before: x}}]", "t:1:8: missing key 'to' in pad"},
+		{"[{pad: {before: x, to: 48}}]", "t:1:24: pad.to: 48 is not a power of two"},
+		{"[{mvoe: {member: x, after: y}}]", "did you mean 'move'?"},
+		{"[{swap: [x]}]", "t:1:9: swap: 1 members (expected two"},
+		{"[{move: {member: x, after: y}, swap: [a, b]}]", "2 keys (expected one edit"},
+		{"[{group: {name: g, members: []}}]", "group.members: empty"},
+	};
+	const char *good = "[{move: {member: a, before: b}}, {swap: [c, d]}, {pad: {before: e, to: 128}},"
+			   " {align: {member: f, to: 16}}, {group: {name: g, members: [h, i], "
+			   "aligned: true}}]";
+	struct yt_node *n;
+	struct ledits e;
+	g_autofree char *y = NULL, *d1 = NULL, *d2 = NULL;
+
+	for (size_t i = 0; i < G_N_ELEMENTS(bad); i++) {
+		struct c2c_err err = {0};
+
+		n = yt_load_string("t", bad[i].yaml, strlen(bad[i].yaml), &err);
+		ck_assert_msg(n != NULL, "%s", err.msg);
+		ledits_init(&e);
+		ck_assert(!ledits_from_tree(&e, n, &err));
+		ck_assert_msg(strstr(err.msg, bad[i].msg), "case %zu: %s", i, err.msg);
+		ledits_release(&e);
+		yt_free(n);
+	}
+	n = yt_load_string("t", good, strlen(good), &(struct c2c_err){0});
+	ledits_init(&e);
+	ck_assert(ledits_from_tree(&e, n, &(struct c2c_err){0}));
+	yt_free(n);
+	d1 = ledits_describe(&e);
+	ck_assert_str_eq(d1, "move a before b; swap c d; pad before e to 128; align f to 16; "
+			 "aligned group g: h,i");
+	y = ledits_to_yaml(&e);
+	ledits_release(&e);
+	n = yt_load_string("t", y, strlen(y), &(struct c2c_err){0});
+	ledits_init(&e);
+	ck_assert_msg(n && ledits_from_tree(&e, n, &(struct c2c_err){0}), "%s", y);
+	d2 = ledits_describe(&e);
+	ck_assert_str_eq(d1, d2);
+	ledits_release(&e);
+	yt_free(n);
 }
 END_TEST
 
@@ -285,6 +337,7 @@ static Suite *layout_edit_suite(void)
 
 	tcase_add_test(tc, cli_and_variant_edits_are_identical);
 	tcase_add_test(tc, edit_errors_are_one_line);
+	tcase_add_test(tc, edit_lists_read_and_written);
 	tcase_add_test(tc, as_patch_compiles_with_the_offsets_show_prints);
 	tcase_add_test(tc, embedded_import_takes_its_implied_alignment);
 	tcase_add_test(tc, one_resolution_order);
