@@ -324,7 +324,7 @@ static bool baseline(struct search *s)
 {
 	const char *only[] = {s->o->variant, NULL};
 	struct run_result *r;
-	struct cand *c = g_new0(struct cand, 1);
+	struct cand *c;
 
 	s->sc = scenario_load_only(s->o->scenario, NULL, 0, false, 0, s->o->variant ? only : NULL,
 				   s->err);
@@ -341,6 +341,7 @@ static bool baseline(struct search *s)
 	}
 	if (!(r = run_variant(s->sc, 0, false, s->err)))
 		return false;
+	c = g_new0(struct cand, 1);
 	ledits_init(&c->e);
 	c->value = metric_of(s, r);
 	c->order = s->runs++;
