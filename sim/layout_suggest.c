@@ -24,7 +24,9 @@
 enum metric { M_THROUGHPUT, M_HITM };
 
 static const char *const metric_names[] = {"throughput", "hitm", NULL};
-static const char *const metric_units[] = {"ops/s", "HITMs"};
+static const char *const metric_units[] = {"ops/s", "HITMs per 1000 iterations"};
+/* Digits after the point each metric is printed with. */
+static const int metric_digits[] = {0, 2};
 
 /* One layout tried. */
 struct cand {
@@ -79,10 +81,10 @@ static bool is_struct(const struct obj *ob, const char *name)
 
 static double metric_of(const struct search *s, const struct run_result *r)
 {
-	uint64_t hitm = 0;
+	uint64_t hitm = 0, iters = report_iterations(r);
 
 	if (s->metric == M_THROUGHPUT)
-		return (double)report_ops_per_sec(report_iterations(r), r->sim_time);
+		return (double)report_ops_per_sec(iters, r->sim_time);
 	for (uint32_t i = 0; i < r->objs->nr; i++) {
 		const struct obj *ob = &r->objs->v[i];
 
@@ -90,7 +92,8 @@ static double metric_of(const struct search *s, const struct run_result *r)
 			for (uint64_t a = ob->base / LINE * LINE; a < ob->base + ob->size; a += LINE)
 				hitm += line_hitm(r->mem, a);
 	}
-	return (double)hitm;
+	/* Per iteration: a faster layout must not look worse for doing more work. */
+	return iters ? 1000.0 * (double)hitm / (double)iters : 0;
 }
 
 /* Is @a better than @b? */
@@ -395,7 +398,8 @@ static const struct cand *search(struct search *s, bool *failed)
 		round++;
 		printf("round %u: %u layouts run", round, n);
 		if (top) {
-			printf(", best %.0f %s: ", top->value, metric_units[s->metric]);
+			printf(", best %.*f %s: ", metric_digits[s->metric], top->value,
+			       metric_units[s->metric]);
 			print_edits(&top->e);
 		}
 		printf("\n");
@@ -441,9 +445,9 @@ static void print_one(struct search *s, const struct cand *c, int rank, double t
 {
 	printf("\n#%d: ", rank);
 	print_edits(&c->e);
-	printf("\n    %s: today's %.0f %s, this layout %.0f %s (%+.1f%%, %s); size %" PRIu64
-	       " -> %" PRIu64 "\n", metric_names[s->metric], today, metric_units[s->metric],
-	       c->value, metric_units[s->metric], change_pct(today, c->value),
+	printf("\n    %s: today's %.*f %s, this layout %.*f %s (%+.1f%%, %s); size %" PRIu64
+	       " -> %" PRIu64 "\n", metric_names[s->metric], metric_digits[s->metric], today,
+	       metric_units[s->metric], metric_digits[s->metric], c->value, metric_units[s->metric], change_pct(today, c->value),
 	       verdict(s, today, c->value), s->today->size, c->l ? c->l->size : s->today->size);
 	if (!c->l)
 		return;
@@ -467,10 +471,11 @@ static void report(struct search *s, const struct cand *best, double compare)
 	for (guint i = 0; i < sorted->len && i < SUGGEST_SHOW; i++)
 		print_one(s, sorted->pdata[i], (int)i + 1, today);
 	if (s->o->compare)
-		printf("\nvariant %s: %.0f %s; the best layout gets %+.1f%% of the way from today's "
-		       "(%.0f) to it\n", s->o->compare, compare, metric_units[s->metric],
+		printf("\nvariant %s: %.*f %s; the best layout gets %+.1f%% of the way from today's "
+		       "(%.*f) to it\n", s->o->compare, metric_digits[s->metric], compare,
+		       metric_units[s->metric],
 		       compare != today ? 100.0 * (best->value - today) / (compare - today) : 0.0,
-		       today);
+		       metric_digits[s->metric], today);
 }
 
 static bool write_best(const struct search *s, const struct cand *best)
@@ -506,7 +511,8 @@ int layout_suggest(const struct suggest_opts *o, struct c2c_err *err)
 		printf("layout suggest: struct %s in %s, variant %s; metric %s (%s, %s is better); "
 		       "budget %u runs\n", o->strct, o->scenario, s.v->name, metric_names[s.metric],
 		       metric_units[s.metric], s.metric == M_THROUGHPUT ? "higher" : "lower", o->budget);
-		printf("today's layout: %.0f %s; members by line traffic:", s.ran->len ?
+		printf("today's layout: %.*f %s; members by line traffic:", metric_digits[s.metric],
+		       s.ran->len ?
 		       ((struct cand *)s.ran->pdata[0])->value : 0, metric_units[s.metric]);
 		for (guint i = 0; i < s.hot->len; i++)
 			printf(" %s", (char *)s.hot->pdata[i]);

@@ -24,7 +24,8 @@
  *   throughput  completed actor-loop iterations of all actors per simulated second (the
  *               `throughput.ops_per_sec` of summary.yaml); higher is better
  *   hitm        HITMs (local + remote demand loads, and prefetches that took a Modified line)
- *               on the lines of every object of the struct; lower is better
+ *               on the lines of every object of the struct, per 1000 completed iterations
+ *               (so a layout is not penalised for doing more work); lower is better
  * A difference under SUGGEST_SAME_PCT percent is reported as "same": one seed's run is one
  * sample, not a distribution.
  */

@@ -54,6 +54,31 @@ START_TEST(suggest_separates_a_hot_atomic_from_its_readers)
 }
 END_TEST
 
+/* The other metric: HITMs on the struct's lines per 1000 iterations; separating the atomic
+ * from the read fields removes the readers' HITMs. */
+START_TEST(suggest_by_hitm)
+{
+	g_autofree char *dir = tmpdir(), *best = g_build_filename(dir, "best.yaml", NULL);
+	struct layout_lib *lib = layout_lib_new();
+	struct c2c_err err = {0};
+	const struct layout *l;
+	struct cmd c = {0};
+
+	c2csim(&c, (const char *[]){"layout", "suggest", HOT, "--struct", "hot_cold", "--budget",
+				    "30", "--metric", "hitm", "-o", best, NULL});
+	ck_assert_msg(c.status == 0, "%s", c.err);
+	ck_assert_ptr_nonnull(strstr(c.out, "lower is better"));
+	ck_assert_msg(strstr(strstr(c.out, "\n#1: "), "%, better)"), "%s", c.out);
+	l = layout_lib_load_file(lib, best, &err);
+	ck_assert_msg(l != NULL, "%s", err.msg);
+	ck_assert_uint_ne(line_of(lib, l, "count"), line_of(lib, l, "ops"));
+	ck_assert_uint_ne(line_of(lib, l, "count"), line_of(lib, l, "limit"));
+	cmd_free(&c);
+	layout_lib_free(lib);
+	rm_rf(dir);
+}
+END_TEST
+
 /* --keep-size: no layout larger than today's 64 bytes is run (so the atomic cannot leave the
  * readers' line, and nothing is better). */
 START_TEST(suggest_keeps_the_size_limit)
@@ -95,6 +120,7 @@ static Suite *layout_suggest_suite(void)
 	TCase *tc = tcase_create("core");
 
 	tcase_add_test(tc, suggest_separates_a_hot_atomic_from_its_readers);
+	tcase_add_test(tc, suggest_by_hitm);
 	tcase_add_test(tc, suggest_keeps_the_size_limit);
 	tcase_add_test(tc, suggest_bad_input);
 	suite_add_tcase(s, tc);
