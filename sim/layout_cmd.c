@@ -264,25 +264,6 @@ static const struct layout *one_layout(const struct lopts *o, struct layout_lib 
 
 /* ------------------------------------------------------------------ import */
 
-/* Write @l to @path through a temporary file and a rename: never a half-written layout. */
-static bool write_layout_file(const struct layout *l, const char *path, struct c2c_err *err)
-{
-	g_autofree char *tmp = g_strdup_printf("%s.tmp-%d", path, (int)getpid());
-	FILE *f = fopen(tmp, "w");
-
-	if (!f) {
-		err_setf(err, "cannot write %s: %s", path, g_strerror(errno));
-		return false;
-	}
-	layout_write(f, l, true);
-	if (fclose(f) || g_rename(tmp, path)) {
-		err_setf(err, "cannot write %s: %s", path, g_strerror(errno));
-		g_unlink(tmp);
-		return false;
-	}
-	return true;
-}
-
 /* Several layouts (or -o naming a directory): DIR/STRUCT.yaml each; one: -o FILE or stdout. */
 static int write_imported(const struct lopts *o, GPtrArray *ls, struct c2c_err *err)
 {
@@ -304,7 +285,7 @@ static int write_imported(const struct lopts *o, GPtrArray *ls, struct c2c_err *
 
 		if (!o->out)
 			layout_write(stdout, l, true);
-		else if (!write_layout_file(l, to_dir ? path : o->out, err))
+		else if (!layout_write_file(l, to_dir ? path : o->out, err))
 			return 2;
 	}
 	return 0;
@@ -389,7 +370,7 @@ static int cmd_edit(const struct lopts *o, struct c2c_err *err)
 	if (n && o->as_patch)
 		layout_print_c(stdout, n);
 	else if (n && o->out)
-		status = write_layout_file(n, o->out, err) ? 0 : 2;
+		status = layout_write_file(n, o->out, err) ? 0 : 2;
 	else if (n)
 		layout_write(stdout, n, true);
 	layout_free(n);

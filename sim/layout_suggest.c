@@ -478,21 +478,6 @@ static void report(struct search *s, const struct cand *best, double compare)
 		       metric_digits[s->metric], today);
 }
 
-static bool write_best(const struct search *s, const struct cand *best)
-{
-	g_autofree char *tmp = g_strdup_printf("%s.tmp-%d", s->o->out, (int)getpid());
-	FILE *f = fopen(tmp, "w");
-
-	if (f) {
-		layout_write(f, best->l ? best->l : s->today, true);
-		if (!fclose(f) && !rename(tmp, s->o->out))
-			return true;
-	}
-	err_setf(s->err, "cannot write %s: %s", s->o->out, g_strerror(errno));
-	unlink(tmp);
-	return false;
-}
-
 int layout_suggest(const struct suggest_opts *o, struct c2c_err *err)
 {
 	struct search s = {.o = o, .err = err, .ran = g_ptr_array_new_with_free_func(
@@ -520,7 +505,7 @@ int layout_suggest(const struct suggest_opts *o, struct c2c_err *err)
 		best = search(&s, &failed);
 		if (!failed && (!o->compare || run_once(&s, o->compare, NULL, &compare, err))) {
 			report(&s, best, compare);
-			status = o->out && !write_best(&s, best) ? 2 : 0;
+			status = o->out && !layout_write_file(best->l ? best->l : s.today, o->out, err) ? 2 : 0;
 		} else {
 			status = 1;
 		}

@@ -166,6 +166,10 @@ void lmember_bits(const struct lmember *m, uint64_t *lo, uint64_t *hi);
  * the stream's). */
 void layout_write(FILE *f, const struct layout *l, bool with_offsets);
 
+/* layout_write_file - layout_write(@l, with offsets) to @path through a temporary file and a
+ * rename: never a half-written layout file.  Return: false with @err set. */
+bool layout_write_file(const struct layout *l, const char *path, struct c2c_err *err);
+
 /* Resolves a layout name ("lruvec") to a loaded layout; NULL with @err set when unknown. */
 typedef const struct layout *(*layout_resolve_fn)(void *data, const char *name,
 						   struct c2c_mark at, struct c2c_err *err);
