@@ -6,21 +6,26 @@
  */
 #include "cli.h"
 
+#include <glib.h>
+
 #include "report/plot.h"
 #include "sweep/sweep.h"
 
 static int cli_plot(const struct cli_cmd *cmd, const char *prog, int argc, char **argv)
 {
+	g_set_prgname(prog); /* the usage line says "c2csim plot" */
 	return plot_main(argc, argv);
 }
 
 static int cli_sweep(const struct cli_cmd *cmd, const char *prog, int argc, char **argv)
 {
+	g_set_prgname(prog); /* the usage line says "c2csim sweep" */
 	return sweep_main(argc, argv);
 }
 
 static int cli_merge(const struct cli_cmd *cmd, const char *prog, int argc, char **argv)
 {
+	g_set_prgname(prog); /* the usage line says "c2csim merge" */
 	return merge_main(argc, argv);
 }
 

@@ -1,17 +1,26 @@
 /*
- * layout_cmd.c - `c2csim layout ...`: import pahole output, show, list fields, check
- * assertions, diff two layouts.
- *
- * The subcommands and their options are the tables at the end (see cli_table.h):
+ * layout_cmd.c - `c2csim layout ...`: import from pahole output or straight from a binary,
+ * show, list fields, check assertions, diff two layouts, edit one.
  *
  *   c2csim layout import PAHOLE.txt [-o FILE.yaml]
+ *   c2csim layout import --from OBJECT | --btf FILE  -C STRUCT[,STRUCT...] [--recursive]
+ *                        [-o FILE.yaml | -o DIR]
  *   c2csim layout show FILE|STRUCT [--pair] [--placement N] [--layouts DIR]
  *   c2csim layout fields FILE|STRUCT [--layouts DIR]
- *   c2csim layout check FILE... [--placement N]
- *   c2csim layout diff A B [--placement N]
+ *   c2csim layout check FILE... [--placement N] [--layouts DIR]
+ *   c2csim layout diff A B [--placement N] [--layouts DIR]
+ *   c2csim layout edit FILE|STRUCT [--move X:after:Y] [--swap X:Y] [--pad X:N] [--align X:N]
+ *                      [--group G:A,B[:aligned]] [--layouts DIR] [-o NEW.yaml | --as-patch]
  *
- * Exit status: 0 success (check: every assertion holds), 1 check: an assertion failed,
- * 2 bad input or usage.
+ * Where structs are found, for every command alike: a FILE argument is read, and the
+ * structs it embeds are looked up first in the FILE's own directory, then in each --layouts
+ * DIR in order; a STRUCT name is looked up in the --layouts DIRs.  The default directory
+ * (layouts/linux-6.18, under the working directory, then the source tree) is searched only
+ * when no --layouts is given and the argument is a STRUCT name: a FILE's embedded structs
+ * never come silently from another kernel.
+ *
+ * Options are parsed with GOption per subcommand.  Exit status: 0 success (check: every
+ * assertion holds), 1 check: an assertion failed, 2 bad input or usage.
  */
 #include "cli.h"
 
@@ -23,94 +32,208 @@
 #include <unistd.h>
 
 #include "c2csim_config.h"
-#include "core/infile.h"
 #include "layout/layout_check.h"
+#include "layout/layout_edit.h"
 #include "layout/layout_lib.h"
+#include "layout/layout_show.h"
 #include "layout/pahole.h"
+#include "layout/pahole_run.h"
+#include "layout_suggest.h"
 
 #define DEFAULT_LAYOUTS "layouts/linux-6.18"
 
 struct lopts {
-	/* bound to the option tables */
+	const char *cmd;
+	char **args;          /* positional arguments */
 	char **dirs;          /* --layouts */
 	char *out;            /* -o */
-	char *placement_text; /* --placement */
-	gboolean pair;
-	/* derived */
-	GPtrArray *args;      /* positional arguments (not owned) */
+	char *from, *btf;     /* import --from OBJECT, --btf FILE */
+	char *structs;        /* import -C STRUCT[,STRUCT...] */
+	char *placement_arg;
+	gboolean pair, recursive, as_patch, keep_size;
+	char *variant, *compare, *metric;  /* suggest */
+	gint budget, jobs, max_size;
 	uint64_t placement;
 	bool placement_set;
+	struct ledits edits;  /* edit: in command-line order */
+	struct c2c_err err;   /* an edit option's error, kept for the one-line message */
 };
 
-#define OPT_LAYOUTS {"layouts", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &o->dirs, \
-	"Look STRUCT names up in DIR (repeatable; default " DEFAULT_LAYOUTS ")", "DIR"}
-#define OPT_PLACEMENT {"placement", 0, 0, G_OPTION_ARG_STRING, &o->placement_text, \
-	"The object starts N bytes past a 128-byte boundary (default 0)", "N"}
-#define OPT_PAIR {"pair", 0, 0, G_OPTION_ARG_NONE, &o->pair, \
-	"Mark the 128-byte pairs the adjacent-line prefetcher fetches together", NULL}
-
-static GOptionEntry *import_options(void *args)
+static guint nr_args(const struct lopts *o)
 {
-	struct lopts *o = args;
-	GOptionEntry e[] = {
-		{"output", 'o', 0, G_OPTION_ARG_FILENAME, &o->out,
-		 "Write the layout to FILE.yaml (default: standard output)", "FILE.yaml"},
-		G_OPTION_ENTRY_NULL};
-
-	return g_memdup2(e, sizeof e);
+	return o->args ? g_strv_length(o->args) : 0;
 }
 
-static GOptionEntry *show_options(void *args)
-{
-	struct lopts *o = args;
-	GOptionEntry e[] = {OPT_PAIR, OPT_PLACEMENT, OPT_LAYOUTS, G_OPTION_ENTRY_NULL};
+/* ------------------------------------------------------------------ options */
 
-	return g_memdup2(e, sizeof e);
+/* --move, --swap, --pad, --align, --group: one edit each, in the order given. */
+static gboolean edit_option(const gchar *name, const gchar *value, gpointer data, GError **gerr)
+{
+	struct lopts *o = data;
+
+	for (int k = 0; k < LE_KIND_COUNT; k++)
+		if (!strcmp(name + 2, ledit_kind_names[k])) {
+			if (ledit_parse_arg(&o->edits, k, value, &o->err))
+				return TRUE;
+			g_set_error_literal(gerr, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+					    o->err.msg);
+			return FALSE;
+		}
+	return FALSE;
 }
 
-static GOptionEntry *fields_options(void *args)
-{
-	struct lopts *o = args;
-	GOptionEntry e[] = {OPT_LAYOUTS, G_OPTION_ENTRY_NULL};
+#define E_DIRS {"layouts", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, NULL, "where STRUCT names and " \
+		"embedded structs are looked up, after a FILE's own directory (repeatable; " \
+		"without it a STRUCT name is looked up in " DEFAULT_LAYOUTS ")", "DIR"}
+#define E_PLACE {"placement", 0, 0, G_OPTION_ARG_STRING, NULL, "the object starts N bytes " \
+		 "past a 128-byte boundary", "N"}
+#define E_OUT(what) {"output", 'o', 0, G_OPTION_ARG_FILENAME, NULL, what, "PATH"}
+#define E_EDIT(name, what, form) {name, 0, 0, G_OPTION_ARG_CALLBACK, (gpointer)edit_option, \
+				  what, form}
+#define E_END {NULL, 0, 0, 0, NULL, NULL, NULL}
 
-	return g_memdup2(e, sizeof e);
+/* Each subcommand's options; entries_of points them into a struct lopts. */
+static GOptionEntry import_opts[] = {
+	{"from", 0, 0, G_OPTION_ARG_FILENAME, NULL, "run pahole on this ELF object, "
+	 "module or vmlinux (DWARF)", "OBJECT"},
+	{"btf", 0, 0, G_OPTION_ARG_FILENAME, NULL, "run pahole on this BTF file, e.g. "
+	 "/sys/kernel/btf/vmlinux", "FILE"},
+	{"struct", 'C', 0, G_OPTION_ARG_STRING, NULL, "the structs to import", "S[,S...]"},
+	{"recursive", 0, 0, G_OPTION_ARG_NONE, NULL, "also the structs they embed", NULL},
+	E_OUT("layout file, or a directory for several structs"), E_END};
+static GOptionEntry show_opts[] = {
+	{"pair", 0, 0, G_OPTION_ARG_NONE, NULL, "mark 128-byte pair boundaries", NULL},
+	E_PLACE, E_DIRS, E_END};
+static GOptionEntry fields_opts[] = {E_DIRS, E_END};
+static GOptionEntry check_opts[] = {E_PLACE, E_DIRS, E_END};
+static GOptionEntry edit_opts[] = {
+	E_EDIT("move", "move X after (or before) Y", "X:after:Y"),
+	E_EDIT("swap", "swap X and Y", "X:Y"),
+	E_EDIT("pad", "pad before X to an N-byte boundary (64: CACHELINE_PADDING)", "X:N"),
+	E_EDIT("align", "__aligned__(N) on X", "X:N"),
+	E_EDIT("group", "make A, B, ... a cacheline group", "G:A,B[:aligned]"),
+	{"as-patch", 0, 0, G_OPTION_ARG_NONE, NULL, "print the C struct instead", NULL},
+	E_OUT("write the edited layout here"), E_DIRS, E_END};
+static GOptionEntry suggest_opts[] = {
+	{"struct", 0, 0, G_OPTION_ARG_STRING, NULL, "the struct to lay out", "S"},
+	{"variant", 0, 0, G_OPTION_ARG_STRING, NULL, "the variant with today's layout "
+	 "(default: the first)", "V"},
+	{"metric", 0, 0, G_OPTION_ARG_STRING, NULL, "throughput (default) or hitm", "M"},
+	{"keep-size", 0, 0, G_OPTION_ARG_NONE, NULL, "no layout larger than today's", NULL},
+	{"max-size", 0, 0, G_OPTION_ARG_INT, NULL, "no layout larger than N bytes", "N"},
+	{"budget", 0, 0, G_OPTION_ARG_INT, NULL, "runs at most (default 200)", "RUNS"},
+	{"jobs", 'j', 0, G_OPTION_ARG_INT, NULL, "runs at a time (default 1)", "N"},
+	{"compare", 0, 0, G_OPTION_ARG_STRING, NULL, "also run this variant and say how "
+	 "close the best layout gets to it", "V"},
+	E_OUT("write the best layout here"), E_END};
+
+/* The options of @cmd, pointing into @o; NULL for an unknown command. */
+static GOptionEntry *entries_of(const char *cmd, struct lopts *o, const char **params)
+{
+	GOptionEntry *e = NULL;
+
+	if (!strcmp(cmd, "suggest")) {
+		void *data[] = {&o->structs, &o->variant, &o->metric, &o->keep_size, &o->max_size,
+				&o->budget, &o->jobs, &o->compare, &o->out};
+
+		for (size_t i = 0; i < G_N_ELEMENTS(data); i++)
+			suggest_opts[i].arg_data = data[i];
+		e = suggest_opts;
+		*params = "SCENARIO";
+	} else if (!strcmp(cmd, "import")) {
+		e = import_opts;
+		import_opts[0].arg_data = &o->from, import_opts[1].arg_data = &o->btf;
+		import_opts[2].arg_data = &o->structs, import_opts[3].arg_data = &o->recursive;
+		import_opts[4].arg_data = &o->out;
+		*params = "[PAHOLE.txt]";
+	} else if (!strcmp(cmd, "show")) {
+		e = show_opts;
+		show_opts[0].arg_data = &o->pair, show_opts[1].arg_data = &o->placement_arg;
+		show_opts[2].arg_data = &o->dirs;
+		*params = "FILE|STRUCT";
+	} else if (!strcmp(cmd, "fields")) {
+		e = fields_opts;
+		fields_opts[0].arg_data = &o->dirs;
+		*params = "FILE|STRUCT";
+	} else if (!strcmp(cmd, "check") || !strcmp(cmd, "diff")) {
+		e = check_opts;
+		check_opts[0].arg_data = &o->placement_arg, check_opts[1].arg_data = &o->dirs;
+		*params = !strcmp(cmd, "diff") ? "A B" : "FILE...";
+	} else if (!strcmp(cmd, "edit")) {
+		e = edit_opts;
+		edit_opts[5].arg_data = &o->as_patch, edit_opts[6].arg_data = &o->out;
+		edit_opts[7].arg_data = &o->dirs;
+		*params = "FILE|STRUCT";
+	}
+	return e;
 }
 
-static GOptionEntry *placement_options(void *args)
+/* Parse argv[1..] (argv[1] the subcommand).  Return: false with @err set. */
+static bool parse_lopts(int argc, char **argv, struct lopts *o, struct c2c_err *err)
 {
-	struct lopts *o = args;
-	GOptionEntry e[] = {OPT_PLACEMENT, G_OPTION_ENTRY_NULL};
+	GOptionEntry rest[] = {{G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &o->args,
+				NULL, NULL}, E_END};
+	const char *params = "";
+	GOptionEntry *e = entries_of(o->cmd, o, &params);
+	g_autofree char *prog = g_strdup_printf("c2csim layout %s", o->cmd);
+	g_autoptr(GOptionContext) ctx = g_option_context_new(params);
+	g_autoptr(GError) gerr = NULL;
+	GOptionGroup *g;
+	char **av = g_new0(char *, argc + 1);
+	int ac = argc - 1;
+	bool ok;
 
-	return g_memdup2(e, sizeof e);
-}
-
-/* The options after parsing: --placement checked, positional arguments collected. */
-static bool lopts_finish(struct lopts *o, const char *prog, int argc, char **argv)
-{
-	char *end;
-
-	for (int i = 1; i < argc; i++)
-		g_ptr_array_add(o->args, argv[i]);
-	if (!o->placement_text)
-		return true;
-	o->placement = g_ascii_strtoull(o->placement_text, &end, 0);
-	o->placement_set = true;
-	if (*end || !*o->placement_text || o->placement_text[0] == '-') {
-		cli_usage_error(prog, "--placement '%s' (expected bytes past a 128-byte boundary, "
-				"e.g. 0 or 64)", o->placement_text);
+	if (!e) {
+		err_setf(err, "c2csim layout: unknown command '%s' (expected import, show, fields, "
+			 "check, diff, edit or suggest; see c2csim layout --help)", o->cmd);
+		g_free(av);
 		return false;
+	}
+	g_set_prgname(prog); /* the usage line of --help says "c2csim layout CMD" */
+	g = g_option_group_new("layout", prog, prog, o, NULL);
+	g_option_group_add_entries(g, e);
+	g_option_group_add_entries(g, rest);
+	g_option_context_set_main_group(ctx, g);
+	av[0] = prog;
+	memcpy(av + 1, argv + 2, (size_t)(argc - 2) * sizeof(*av));
+	ok = g_option_context_parse(ctx, &ac, &av, &gerr);
+	g_free(av);
+	if (!ok) {
+		if (o->err.set)
+			*err = o->err;
+		else
+			err_setf(err, "%s: %s (see %s --help)", prog, gerr->message, prog);
+		return false;
+	}
+	if (o->placement_arg) {
+		char *end;
+
+		o->placement = g_ascii_strtoull(o->placement_arg, &end, 0);
+		o->placement_set = true;
+		if (*end || !*o->placement_arg || o->placement_arg[0] == '-') {
+			err_setf(err, "%s: --placement '%s' (expected bytes past a 128-byte boundary, "
+				 "e.g. 0 or 64)", prog, o->placement_arg);
+			return false;
+		}
 	}
 	return true;
 }
 
-/* A library searching --layouts DIRs, else the default kernel's directory. */
-static struct layout_lib *make_lib(const struct lopts *o)
+static bool is_file_arg(const char *arg)
+{
+	return strchr(arg, '/') || g_str_has_suffix(arg, ".yaml");
+}
+
+/* The library every command uses (see the top): --layouts DIRs in order; the default
+ * kernel's directory only for a STRUCT name without --layouts.  A FILE's own directory goes
+ * first when it is loaded (layout_lib_load_file). */
+static struct layout_lib *make_lib(const struct lopts *o, const char *arg)
 {
 	struct layout_lib *lib = layout_lib_new();
 
 	for (char **d = o->dirs; d && *d; d++)
 		layout_lib_add_dir(lib, *d);
-	if (!o->dirs || !*o->dirs) {
+	if (!o->dirs && arg && !is_file_arg(arg)) {
 		g_autofree char *src = g_build_filename(C2CSIM_SRCDIR, DEFAULT_LAYOUTS, NULL);
 
 		layout_lib_add_dir(lib, DEFAULT_LAYOUTS);
@@ -123,30 +246,90 @@ static struct layout_lib *make_lib(const struct lopts *o)
 static const struct layout *load_arg(struct layout_lib *lib, const char *arg,
 				     struct c2c_err *err)
 {
-	if (strchr(arg, '/') || g_str_has_suffix(arg, ".yaml"))
+	if (is_file_arg(arg))
 		return layout_lib_load_file(lib, arg, err);
 	return layout_lib_get(lib, arg, (struct c2c_mark){"<command-line>", 1, 1}, err);
 }
 
+/* The one FILE|STRUCT argument of show, fields and edit, loaded into a new *@lib. */
+static const struct layout *one_layout(const struct lopts *o, struct layout_lib **lib,
+				       struct c2c_err *err)
+{
+	if (nr_args(o) != 1) {
+		err_setf(err, "c2csim layout %s: expected one layout file or struct name", o->cmd);
+		return NULL;
+	}
+	*lib = make_lib(o, o->args[0]);
+	return load_arg(*lib, o->args[0], err);
+}
+
 /* ------------------------------------------------------------------ import */
 
-static int cmd_import(const struct lopts *o, struct layout_lib *lib, struct c2c_err *err)
+/* Several layouts (or -o naming a directory): DIR/STRUCT.yaml each; one: -o FILE or stdout. */
+static int write_imported(const struct lopts *o, GPtrArray *ls, struct c2c_err *err)
 {
-	g_autofree char *text = NULL;
-	char why[INFILE_WHY_MAX];
-	struct layout *l;
-	FILE *f = stdout;
-	g_autofree char *tmp = NULL;
-	const char *in;
+	bool to_dir = o->out && (ls->len > 1 || g_file_test(o->out, G_FILE_TEST_IS_DIR));
 
-	if (o->args->len != 1) {
-		err_setf(err, "c2csim layout import: expected one pahole output file");
+	if (ls->len > 1 && !o->out) {
+		err_setf(err, "c2csim layout import: %u structs (expected -o DIR to write "
+			 "DIR/STRUCT.yaml for each)", ls->len);
 		return 2;
 	}
-	in = o->args->pdata[0];
-	if (!infile_read(in, INFILE_MAX_PAHOLE, &text, NULL, why)) {
-		err_setf(err, "%s:1:1: %s (expected pahole -C output, a regular file of at most "
-			 "%zu MiB)", in, why, INFILE_MIB(INFILE_MAX_PAHOLE));
+	if (to_dir && g_mkdir_with_parents(o->out, 0777)) {
+		err_setf(err, "cannot create %s: %s", o->out, g_strerror(errno));
+		return 2;
+	}
+	for (guint i = 0; i < ls->len; i++) {
+		const struct layout *l = ls->pdata[i];
+		g_autofree char *file = g_strconcat(l->name, ".yaml", NULL);
+		g_autofree char *path = to_dir ? g_build_filename(o->out, file, NULL) : NULL;
+
+		if (!o->out)
+			layout_write(stdout, l, true);
+		else if (!layout_write_file(l, to_dir ? path : o->out, err))
+			return 2;
+	}
+	return 0;
+}
+
+/* import --from OBJECT / --btf FILE -C S,... */
+static int import_object(const struct lopts *o, struct c2c_err *err)
+{
+	g_autoptr(GPtrArray) ls = g_ptr_array_new_with_free_func((GDestroyNotify)layout_free);
+	g_auto(GStrv) names = NULL;
+
+	if ((o->from && o->btf) || !o->structs || nr_args(o)) {
+		err_setf(err, "c2csim layout import: %s (expected --from OBJECT or --btf FILE, "
+			 "with -C STRUCT[,STRUCT...])", o->from && o->btf ? "both --from and --btf"
+			 : !o->structs ? "no -C STRUCT" : "a pahole text file and an object");
+		return 2;
+	}
+	names = g_strsplit(o->structs, ",", -1);
+	if (!pahole_import(o->from ? o->from : o->btf, o->btf != NULL, names, o->recursive, ls,
+			   err))
+		return 2;
+	return write_imported(o, ls, err);
+}
+
+static int cmd_import(const struct lopts *o, struct c2c_err *err)
+{
+	g_autoptr(GPtrArray) ls = g_ptr_array_new_with_free_func((GDestroyNotify)layout_free);
+	g_autofree char *text = NULL;
+	g_autoptr(GError) gerr = NULL;
+	struct layout *l;
+	const char *in;
+
+	if (o->from || o->btf || o->structs || o->recursive)
+		return import_object(o, err);
+	if (nr_args(o) != 1) {
+		err_setf(err, "c2csim layout import: expected one pahole output file, or --from "
+			 "OBJECT -C STRUCT");
+		return 2;
+	}
+	in = o->args[0];
+	if (!g_file_get_contents(in, &text, NULL, &gerr)) {
+		err_setf(err, "%s:1:1: cannot read: %s (expected pahole -C output)", in,
+			 gerr->message);
 		return 2;
 	}
 	if (!(l = pahole_parse(in, text, err)))
@@ -159,173 +342,60 @@ static int cmd_import(const struct lopts *o, struct layout_lib *lib, struct c2c_
 		g_free(l->source);
 		l->source = g_strdup_printf("pahole -C %s (%s/%s)", l->name, kdir, base);
 	}
-	if (o->out) {
-		/* Write beside the target and rename: never a half-written layout file. */
-		tmp = g_strdup_printf("%s.tmp-%d", o->out, (int)getpid());
-		if (!(f = fopen(tmp, "w"))) {
-			err_setf(err, "cannot write %s: %s", o->out, g_strerror(errno));
-			layout_free(l);
-			return 2;
-		}
-	}
-	layout_write(f, l, true);
-	layout_free(l);
-	if (o->out && (fclose(f) || g_rename(tmp, o->out))) {
-		err_setf(err, "cannot write %s: %s", o->out, g_strerror(errno));
-		g_unlink(tmp);
-		return 2;
-	}
-	return 0;
+	g_ptr_array_add(ls, l);
+	return write_imported(o, ls, err);
 }
 
 /* ------------------------------------------------------------------ show */
 
-struct show {
-	FILE *f;
-	const struct layout *l;
-	uint64_t placement;   /* object start, bytes past a 128-byte boundary */
-	bool pair;
-	uint64_t cursor;      /* next byte after what was printed */
-	uint64_t next_b;      /* offset of the next line boundary to show */
-};
-
-/* Boundary markers for every 64-byte line that starts at or before @off and was not shown
- * yet; as pahole does, a boundary inside a member is shown before the next member. */
-static void show_boundaries(struct show *s, uint64_t off, int depth)
+static int cmd_show(const struct lopts *o, struct c2c_err *err)
 {
-	uint64_t p = s->placement % 128;
+	struct layout_lib *lib = NULL;
+	const struct layout *l = one_layout(o, &lib, err);
 
-	for (; s->next_b <= off; s->next_b += 64) {
-		uint64_t b = s->next_b, line = (p + b) / 64 - p / 64;
-		bool pair = s->pair && (p + b) % 128 == 0;
-
-		fprintf(s->f, "%*s/* %s cacheline %" PRIu64 " boundary (%" PRIu64 " bytes)", depth * 8,
-			"", pair ? "===" : "---", line, b);
-		if (s->cursor > b)
-			fprintf(s->f, " was %" PRIu64 " bytes ago", s->cursor - b);
-		fprintf(s->f, "%s %s */\n", pair ? ", 128-byte pair boundary" : "",
-			pair ? "===" : "---");
-	}
+	if (l)
+		layout_show(stdout, l, o->placement, o->pair);
+	layout_lib_free(lib);
+	return l ? 0 : 2;
 }
 
-static void show_groups(struct show *s, const struct lmember *c, bool begin, int depth)
+/* ------------------------------------------------------------------ edit */
+
+static int cmd_edit(const struct lopts *o, struct c2c_err *err)
 {
-	for (uint32_t i = 0; i < s->l->nr_groups; i++) {
-		const struct lgroup *g = &s->l->groups[i];
+	struct layout_lib *lib = NULL;
+	const struct layout *l = one_layout(o, &lib, err);
+	struct layout *n = l ? layout_edit(lib, l, &o->edits, err) : NULL;
+	int status = n ? 0 : 2;
 
-		if (c->name && !strcmp(begin ? g->first : g->last, c->name))
-			fprintf(s->f, "%*s/* --- group %s %s (bytes %" PRIu64 "-%" PRIu64 ")%s --- */\n",
-				depth * 8, "", g->name, begin ? "begins" : "ends", g->start, g->end,
-				g->aligned ? ", aligned" : "");
-	}
-}
-
-static void show_level(struct show *s, const struct lmember *m, uint32_t nr, int depth,
-		       bool in_union)
-{
-	for (uint32_t i = 0; i < nr; i++) {
-		const struct lmember *c = &m[i];
-		GString *decl = g_string_new(NULL);
-
-		show_boundaries(s, c->offset, depth);
-		if (!in_union && c->offset > s->cursor && depth == 1)
-			fprintf(s->f, "\n%*s/* XXX %" PRIu64 " bytes hole */\n\n", depth * 8, "",
-				c->offset - s->cursor);
-		show_groups(s, c, true, depth);
-		if (c->kind == LM_STRUCT || c->kind == LM_UNION) {
-			fprintf(s->f, "%*s%s {\n", depth * 8, "", lm_kind_names[c->kind]);
-			show_level(s, c->sub, c->nr_sub, depth + 1, c->kind == LM_UNION);
-			g_string_append_printf(decl, "}%s%s", c->name ? " " : "", c->name ? c->name : "");
-		} else {
-			g_string_append_printf(decl, "%-26s %s", c->type ? c->type : c->kind == LM_PAD
-					       ? "struct cacheline_padding" : "", c->name);
-			for (int d = 0; d < c->nr_dims; d++)
-				g_string_append_printf(decl, c->dims[d] ? "[%u]" : "[]", c->dims[d]);
-			if (c->bits)
-				g_string_append_printf(decl, ":%u", c->bits);
-		}
-		if (c->align)
-			g_string_append_printf(decl, " __attribute__((__aligned__(%u)))", c->align);
-		g_string_append_c(decl, ';');
-		if (c->bits)
-			fprintf(s->f, "%*s%-48s /* %5" PRIu64 ":%2u %4" PRIu64 " */\n", depth * 8, "",
-				decl->str, c->offset, c->bit_offset, c->size);
-		else
-			fprintf(s->f, "%*s%-48s /* %5" PRIu64 " %5" PRIu64 " */\n", depth * 8, "",
-				decl->str, c->offset, c->size);
-		g_string_free(decl, TRUE);
-		if (c->offset + c->size > s->cursor)
-			s->cursor = c->offset + c->size;
-		show_groups(s, c, false, depth);
-	}
-}
-
-static void show_pairs(struct show *s)
-{
-	uint64_t p = s->placement % 128, first = p / 64, last = (p + s->l->size - 1) / 64;
-
-	fprintf(s->f, "\t/* placement %" PRIu64 " (start %% 128): lines pair up as", p);
-	for (uint64_t line = first & ~1ull; line <= last; line += 2) {
-		int64_t a = (int64_t)line - (int64_t)first, b = a + 1;
-
-		if (a < 0)
-			fprintf(s->f, " [-1]+%" PRId64, b);
-		else if ((uint64_t)b > last - first)
-			fprintf(s->f, " %" PRId64 "+[next]", a);
-		else
-			fprintf(s->f, " %" PRId64 "+%" PRId64, a, b);
-	}
-	fprintf(s->f, " */\n");
-}
-
-static int cmd_show(const struct lopts *o, struct layout_lib *lib, struct c2c_err *err)
-{
-	const struct layout *l;
-	struct show s = {.f = stdout, .placement = o->placement, .pair = o->pair,
-			 .next_b = 64 - o->placement % 64};
-
-	if (o->args->len != 1 || !(l = load_arg(lib, o->args->pdata[0], err))) {
-		if (!err->set)
-			err_setf(err, "c2csim layout show: expected one layout file or struct name");
-		return 2;
-	}
-	s.l = l;
-	printf("struct %s {%s%s%s\n", l->name, l->file ? "  /* " : "", l->file ? l->file : "",
-	       l->file ? " */" : "");
-	show_level(&s, l->m, l->nr, 1, false);
-	if (l->size > s.cursor)
-		printf("\n\t/* padding: %" PRIu64 " */\n", l->size - s.cursor);
-	printf("\n\t/* size: %" PRIu64 ", cachelines: %" PRIu64 ", members: %u */\n", l->size,
-	       (l->size + 63) / 64, l->nr);
-	if (o->pair)
-		show_pairs(&s);
-	if (l->align)
-		printf("} __attribute__((__aligned__(%u)));\n", l->align);
-	else
-		printf("};\n");
-	return 0;
+	if (n && o->as_patch)
+		layout_print_c(stdout, n);
+	else if (n && o->out)
+		status = layout_write_file(n, o->out, err) ? 0 : 2;
+	else if (n)
+		layout_write(stdout, n, true);
+	layout_free(n);
+	layout_lib_free(lib);
+	return status;
 }
 
 /* ------------------------------------------------------------------ fields */
 
-static int cmd_fields(const struct lopts *o, struct layout_lib *lib, struct c2c_err *err)
+static int cmd_fields(const struct lopts *o, struct c2c_err *err)
 {
-	const struct layout *l;
+	struct layout_lib *lib = NULL;
+	const struct layout *l = one_layout(o, &lib, err);
 
-	if (o->args->len != 1 || !(l = load_arg(lib, o->args->pdata[0], err))) {
-		if (!err->set)
-			err_setf(err, "c2csim layout fields: expected one layout file or struct name");
-		return 2;
-	}
-	layout_fields(stdout, lib, l);
-	return 0;
+	if (l)
+		layout_fields(stdout, lib, l);
+	layout_lib_free(lib);
+	return l ? 0 : 2;
 }
 
 /* ------------------------------------------------------------------ check */
 
 /* The layout an assertion file is about: `layout: PATH` (relative to the file) or
- * `struct: NAME` looked up in `layouts: [DIR, ...]` (a list, as in scenarios; one DIR is
- * accepted too), searched in that order before the default directories. */
+ * `struct: NAME` looked up in `layouts: DIR` and the default directories. */
 static const struct layout *assert_target(struct layout_lib *lib, const char *file,
 					  const struct yt_node *root, struct c2c_err *err)
 {
@@ -342,18 +412,12 @@ static const struct layout *assert_target(struct layout_lib *lib, const char *fi
 		return layout_lib_load_file(lib, path, err);
 	}
 	if ((k = yt_get(root, "layouts"))) {
-		size_t n = k->kind == YT_SEQ ? k->len : 1;
+		g_autofree char *path = NULL;
 
-		/* Last first, each in front: the list's order is the search order. */
-		for (size_t i = n; i-- > 0;) {
-			const struct yt_node *d = k->kind == YT_SEQ ? k->items[i] : k;
-			g_autofree char *path = NULL;
-
-			if (!yt_str(d, "layouts", &s, err))
-				return NULL;
-			path = g_path_is_absolute(s) ? g_strdup(s) : g_build_filename(dir, s, NULL);
-			layout_lib_add_dir_first(lib, path);
-		}
+		if (!yt_str(k, "layouts", &s, err))
+			return NULL;
+		path = g_path_is_absolute(s) ? g_strdup(s) : g_build_filename(dir, s, NULL);
+		layout_lib_add_dir(lib, path);
 	}
 	if (!(k = yt_require(root, "struct", "assertions", err)) || !yt_str(k, "struct", &s, err))
 		return NULL;
@@ -367,7 +431,7 @@ static bool check_file(const struct lopts *o, const char *file, uint32_t *failed
 	static const char *const keys[] = {"layout", "layouts", "struct", "placement", "asserts",
 					   NULL};
 	g_autoptr(GString) fail = g_string_new(NULL);
-	struct layout_lib *lib = make_lib(o);
+	struct layout_lib *lib = make_lib(o, file);
 	struct yt_node *root = yt_load_file(file, err), *k;
 	struct layout *holder = layout_new("asserts");
 	const struct layout *l = NULL;
@@ -406,16 +470,16 @@ static bool check_file(const struct lopts *o, const char *file, uint32_t *failed
 	return ok;
 }
 
-static int cmd_check(const struct lopts *o, struct layout_lib *lib, struct c2c_err *err)
+static int cmd_check(const struct lopts *o, struct c2c_err *err)
 {
 	uint32_t failed = 0, total = 0;
 
-	if (!o->args->len) {
+	if (!nr_args(o)) {
 		err_setf(err, "c2csim layout check: expected layout or assertion files");
 		return 2;
 	}
-	for (guint i = 0; i < o->args->len; i++)
-		if (!check_file(o, o->args->pdata[i], &failed, &total, err))
+	for (guint i = 0; i < nr_args(o); i++)
+		if (!check_file(o, o->args[i], &failed, &total, err))
 			return 2;
 	fprintf(stderr, "c2csim layout check: %u of %u assertions hold\n", total - failed, total);
 	return failed ? 1 : 0;
@@ -423,149 +487,125 @@ static int cmd_check(const struct lopts *o, struct layout_lib *lib, struct c2c_e
 
 /* ------------------------------------------------------------------ diff */
 
-/* The leaf listing of @l as path -> "offset size" (a GHashTable owned by the caller) plus the
- * paths in order. */
-static GPtrArray *leaves(struct layout_lib *lib, const struct layout *l, GHashTable *off)
+static int cmd_diff(const struct lopts *o, struct c2c_err *err)
 {
-	char *text = NULL, **lines;
-	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
-	GPtrArray *order = g_ptr_array_new_with_free_func(g_free);
-
-	layout_fields(f, lib, l);
-	fclose(f);
-	lines = g_strsplit(text, "\n", -1);
-	for (char **p = lines; *p && **p; p++) {
-		char **col = g_strsplit(*p, "\t", 3);
-
-		g_ptr_array_add(order, g_strdup(col[0]));
-		g_hash_table_insert(off, g_strdup(col[0]),
-				    GUINT_TO_POINTER(g_ascii_strtoull(col[1], NULL, 10) + 1));
-		g_strfreev(col);
-	}
-	g_strfreev(lines);
-	free(text);
-	return order;
-}
-
-static int cmd_diff(const struct lopts *o, struct layout_lib *lib, struct c2c_err *err)
-{
-	struct layout_lib *la = make_lib(o), *lb = make_lib(o);
+	const char *fa = nr_args(o) == 2 ? o->args[0] : NULL, *fb = fa ? o->args[1] : NULL;
+	struct layout_lib *la = make_lib(o, fa), *lb = make_lib(o, fb);
 	const struct layout *a, *b;
-	GHashTable *oa = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
-	GHashTable *ob = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
-	GPtrArray *pa = NULL, *pb = NULL;
-	uint64_t p = o->placement % 128;
 	int status = 0;
 
-	if (o->args->len != 2) {
+	if (!fa) {
 		err_setf(err, "c2csim layout diff: expected two layout files");
 		status = 2;
-	} else if (!(a = layout_lib_load_file(la, o->args->pdata[0], err)) ||
-		   !(b = layout_lib_load_file(lb, o->args->pdata[1], err))) {
+	} else if (!(a = layout_lib_load_file(la, fa, err)) ||
+		   !(b = layout_lib_load_file(lb, fb, err))) {
 		status = 2;
 	} else {
-		pa = leaves(la, a, oa);
-		pb = leaves(lb, b, ob);
-		printf("# struct %s: %s -> %s at placement %" PRIu64 "\n", a->name,
-		       (char *)o->args->pdata[0], (char *)o->args->pdata[1], p);
-		for (guint i = 0; i < pa->len; i++) {
-			const char *path = pa->pdata[i];
-			uint64_t x = GPOINTER_TO_UINT(g_hash_table_lookup(oa, path)) - 1;
-			uint64_t y = GPOINTER_TO_UINT(g_hash_table_lookup(ob, path));
-
-			if (!y) {
-				printf("only in A: %s (offset %" PRIu64 ")\n", path, x);
-				continue;
-			}
-			y--;
-			if ((p + x) / 64 != (p + y) / 64 || (p + x) / 128 != (p + y) / 128)
-				printf("%s: offset %" PRIu64 " -> %" PRIu64 ", line %" PRIu64 " -> %"
-				       PRIu64 ", pair %" PRIu64 " -> %" PRIu64 "\n", path, x, y,
-				       (p + x) / 64 - p / 64, (p + y) / 64 - p / 64, (p + x) / 128,
-				       (p + y) / 128);
-		}
-		for (guint i = 0; i < pb->len; i++)
-			if (!g_hash_table_contains(oa, pb->pdata[i]))
-				printf("only in B: %s (offset %" PRIu64 ")\n", (char *)pb->pdata[i],
-				       (uint64_t)GPOINTER_TO_UINT(
-					       g_hash_table_lookup(ob, pb->pdata[i])) - 1);
+		printf("# struct %s: %s -> %s at placement %" PRIu64 "\n", a->name, fa, fb,
+		       o->placement % 128);
+		layout_print_diff(stdout, la, a, lb, b, o->placement);
 	}
-	if (pa)
-		g_ptr_array_free(pa, TRUE);
-	if (pb)
-		g_ptr_array_free(pb, TRUE);
-	g_hash_table_destroy(oa);
-	g_hash_table_destroy(ob);
 	layout_lib_free(la);
 	layout_lib_free(lb);
 	return status;
 }
 
+/* ------------------------------------------------------------------ suggest */
+
+#define MAX_JOBS 64
+
+static int cmd_suggest(const struct lopts *o, struct c2c_err *err)
+{
+	struct suggest_opts so = {.strct = o->structs, .variant = o->variant, .compare = o->compare,
+				  .metric = o->metric, .out = o->out, .keep_size = o->keep_size,
+				  .max_size = o->max_size > 0 ? (uint64_t)o->max_size : 0,
+				  .budget = o->budget ? (uint32_t)o->budget : 200,
+				  .jobs = o->jobs ? (uint32_t)o->jobs : 1};
+
+	if (nr_args(o) != 1 || !o->structs || o->budget < 0 || o->jobs < 0 ||
+	    o->jobs > MAX_JOBS || o->max_size < 0) {
+		err_setf(err, "c2csim layout suggest: expected SCENARIO --struct S, with --budget "
+			 "and -j positive (-j at most %d) and --max-size a size", MAX_JOBS);
+		return 2;
+	}
+	so.scenario = o->args[0];
+	return layout_suggest(&so, err);
+}
+
 /* ------------------------------------------------------------------ dispatch */
 
-typedef int (*layout_fn)(const struct lopts *o, struct layout_lib *lib, struct c2c_err *err);
+static const char layout_usage[] =
+	"usage: c2csim layout COMMAND ... (c2csim layout COMMAND --help for its options)\n"
+	"  import PAHOLE.txt [-o FILE.yaml]      pahole -C output to a layout file (exact offsets)\n"
+	"  import --from OBJECT -C S[,S...] [--recursive] [-o FILE.yaml|DIR]\n"
+	"  import --btf FILE -C S[,S...] ...      run pahole on a binary (DWARF) or BTF and import\n"
+	"  show FILE|STRUCT [--pair] [--placement N]\n"
+	"                                         pahole-like view: lines, pairs, holes, groups\n"
+	"  fields FILE|STRUCT                    one line per leaf: PATH OFFSET SIZE [BIT BITS]\n"
+	"  check FILE... [--placement N]         evaluate assertions (exit 1 if any fails)\n"
+	"  diff A B [--placement N]              members that moved line or pair\n"
+	"  edit FILE|STRUCT [--move X:after:Y] [--swap X:Y] [--pad X:N] [--align X:N]\n"
+	"       [--group G:A,B[:aligned]] [-o NEW.yaml | --as-patch]\n"
+	"                                         reorder/pad/align/group, offsets recomputed\n"
+	"  suggest SCENARIO --struct S [--variant V] [--metric throughput|hitm] [--keep-size]\n"
+	"       [--max-size N] [--budget RUNS] [-j N] [--compare V] [-o BEST.yaml]\n"
+	"                                         search layouts of S by running the scenario\n"
+	"  --layouts DIR                         where STRUCT names and embedded structs are\n"
+	"                                         looked up, after a FILE's own directory\n"
+	"                                         (repeatable; default " DEFAULT_LAYOUTS "\n"
+	"                                         only for a STRUCT name)\n"
+	"  --placement N                         the object starts N bytes past a 128-byte boundary\n";
 
-/* Parse @cmd's options, run @fn with the library its --layouts name.  Return: exit status. */
-static int layout_run(const struct cli_cmd *cmd, const char *prog, int argc, char **argv,
-		      layout_fn fn)
+/* `c2csim layout ...`: argv[0] is "layout", argv[1] the subcommand. */
+static int cli_layout(const struct cli_cmd *cmd, const char *prog, int argc, char **argv)
 {
-	struct lopts o = {.args = g_ptr_array_new()};
+	struct lopts o = {.cmd = argc > 1 ? argv[1] : ""};
 	struct c2c_err err = {0};
-	struct layout_lib *lib = NULL;
-	int status = cli_parse(cmd, prog, &o, &argc, &argv);
+	int status = 2;
 
-	if (status < 0 && !lopts_finish(&o, prog, argc, argv))
-		status = 2;
-	if (status < 0) {
-		lib = make_lib(&o);
-		status = fn(&o, lib, &err);
+	ledits_init(&o.edits);
+	if (!strcmp(o.cmd, "--help") || !strcmp(o.cmd, "-h")) {
+		fputs(layout_usage, stdout);
+		status = 0;
+	} else if (argc > 1 && parse_lopts(argc, argv, &o, &err)) {
+		if (o.edits.v->len && strcmp(o.cmd, "edit"))
+			err_setf(&err, "c2csim layout %s: edits are for layout edit", o.cmd);
+		else if (!strcmp(o.cmd, "import"))
+			status = cmd_import(&o, &err);
+		else if (!strcmp(o.cmd, "show"))
+			status = cmd_show(&o, &err);
+		else if (!strcmp(o.cmd, "fields"))
+			status = cmd_fields(&o, &err);
+		else if (!strcmp(o.cmd, "check"))
+			status = cmd_check(&o, &err);
+		else if (!strcmp(o.cmd, "diff"))
+			status = cmd_diff(&o, &err);
+		else if (!strcmp(o.cmd, "suggest"))
+			status = cmd_suggest(&o, &err);
+		else
+			status = cmd_edit(&o, &err);
 	}
-	if (err.set) {
-		fflush(stdout);
+	if (err.set)
 		fprintf(stderr, "%s\n", err.msg);
-	}
-	layout_lib_free(lib);
-	g_ptr_array_free(o.args, TRUE);
+	else if (status == 2)
+		fputs(layout_usage, stderr);
+	ledits_release(&o.edits);
+	g_strfreev(o.args);
 	g_strfreev(o.dirs);
 	g_free(o.out);
-	g_free(o.placement_text);
+	g_free(o.from);
+	g_free(o.btf);
+	g_free(o.structs);
+	g_free(o.placement_arg);
+	g_free(o.variant);
+	g_free(o.compare);
+	g_free(o.metric);
 	return status;
 }
 
-#define LAYOUT_MAIN(name) \
-	static int main_##name(const struct cli_cmd *cmd, const char *prog, int argc, \
-			       char **argv) \
-	{ \
-		return layout_run(cmd, prog, argc, argv, cmd_##name); \
-	}
-LAYOUT_MAIN(import)
-LAYOUT_MAIN(show)
-LAYOUT_MAIN(fields)
-LAYOUT_MAIN(check)
-LAYOUT_MAIN(diff)
-
-static const struct cli_cmd layout_import_cmd = {
-	"import", "PAHOLE.txt", "Convert pahole -C output to a layout file (exact offsets)", NULL,
-	import_options, sizeof(struct lopts), main_import, NULL};
-static const struct cli_cmd layout_show_cmd = {
-	"show", "FILE|STRUCT", "A pahole-like view of a layout: lines, pairs, holes, groups", NULL,
-	show_options, sizeof(struct lopts), main_show, NULL};
-static const struct cli_cmd layout_fields_cmd = {
-	"fields", "FILE|STRUCT", "One line per leaf member: PATH OFFSET SIZE [BIT BITS]", NULL,
-	fields_options, sizeof(struct lopts), main_fields, NULL};
-static const struct cli_cmd layout_check_cmd = {
-	"check", "FILE...", "Evaluate a layout's or an assertion file's assertions",
-	"Exit status: 0 every assertion holds, 1 an assertion failed, 2 bad input.",
-	placement_options, sizeof(struct lopts), main_check, NULL};
-static const struct cli_cmd layout_diff_cmd = {
-	"diff", "A B", "List the members that moved to another line or pair", NULL,
-	placement_options, sizeof(struct lopts), main_diff, NULL};
-
-static const struct cli_cmd *const layout_commands[] = {
-	&layout_import_cmd, &layout_show_cmd, &layout_fields_cmd, &layout_check_cmd,
-	&layout_diff_cmd, NULL};
-
+/* The layout subcommands parse their own options (parse_lopts), so the row has no table of
+ * its own; its description is the subcommand list. */
 const struct cli_cmd cli_layout_cmd = {
-	"layout", "COMMAND", "Struct layouts: import (pahole), show, fields, check, diff", NULL,
-	NULL, 0, NULL, layout_commands};
+	"layout", "COMMAND [OPTION...]",
+	"Struct layouts: import (pahole, binaries, BTF), show, fields, check, diff, edit, suggest",
+	layout_usage, NULL, 0, cli_layout, NULL};

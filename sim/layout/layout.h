@@ -29,6 +29,9 @@
  *     - {name: nodeinfo, type: "struct mem_cgroup_per_node *", offset: 2136, size: 0,
  *        dims: [0]}                                   # flexible array member
  *     - {name: flags, type: "unsigned int", offset: 4, size: 4, bit_offset: 3, bits: 5}
+ *                         # a bitfield: offset and size of its storage unit; later members may
+ *                         # use the unit's bytes its bits leave free (pahole: "Bitfield
+ *                         # combined with next fields"), so overlaps are checked bit by bit
  *     - kind: union                                   # inline; name optional (anonymous)
  *       offset: 448
  *       size: 192
@@ -87,6 +90,8 @@ struct lmember {
 	uint16_t bit_offset;   /* bitfields: first bit, counted from byte @offset */
 	uint16_t bits;         /* bitfields: width; 0 for an ordinary member */
 	bool has_offset;       /* the file gave the offset (imported); else computed */
+	uint32_t type_align;   /* alignment of a type the ABI tables do not know, as implied by
+				  an import (layout_edit.h); 0 when not needed or unknown */
 	struct lmember *sub;   /* LM_STRUCT, LM_UNION: members */
 	uint32_t nr_sub;
 	struct c2c_mark mark;  /* where the member was written (for errors) */
@@ -142,16 +147,28 @@ void layout_free(struct layout *l);
 /* lmember_release - free what a member owns (recursively); the member itself is not freed. */
 void lmember_release(struct lmember *m);
 
+/* layout_copy - a deep copy of @l (members, groups, assertions; marks shared).  Can't fail. */
+struct layout *layout_copy(const struct layout *l);
+
 /* lmember_append - append a zeroed member to @arr/@nr and return it.  Can't fail. */
 struct lmember *lmember_append(struct lmember **arr, uint32_t *nr);
 
 /* lmember_elems - number of array elements (product of dims; 1 when not an array). */
 uint64_t lmember_elems(const struct lmember *m);
 
+/* lmember_bits - the bits [*lo, *hi) of the layout that @m occupies: its bytes, or for a
+ * bitfield only its own bits, not the rest of its storage unit (GCC packs later members into
+ * the bytes a bitfield's unit does not use: pahole's "Bitfield combined with next fields"). */
+void lmember_bits(const struct lmember *m, uint64_t *lo, uint64_t *hi);
+
 /* layout_write - write @l in the YAML format above (imported layouts: every offset and size;
  * computed ones may omit offsets when @with_offsets is false).  Can't fail (stream errors are
  * the stream's). */
 void layout_write(FILE *f, const struct layout *l, bool with_offsets);
+
+/* layout_write_file - layout_write(@l, with offsets) to @path through a temporary file and a
+ * rename: never a half-written layout file.  Return: false with @err set. */
+bool layout_write_file(const struct layout *l, const char *path, struct c2c_err *err);
 
 /* Resolves a layout name ("lruvec") to a loaded layout; NULL with @err set when unknown. */
 typedef const struct layout *(*layout_resolve_fn)(void *data, const char *name,
@@ -167,6 +184,12 @@ typedef const struct layout *(*layout_resolve_fn)(void *data, const char *name,
  */
 bool layout_compute(struct layout *l, layout_resolve_fn resolve, void *data,
 		    struct c2c_err *err);
+
+/* layout_offset_align - the alignment an import's offsets imply for a member of a type
+ * nothing else describes: the largest power of two, at most 8 (the widest x86-64 scalar
+ * alignment kernel structs use), dividing both its @offset and its @elem_size (an upper
+ * bound of the real alignment). */
+uint32_t layout_offset_align(uint64_t offset, uint64_t elem_size);
 
 /* layout_c_type - size and alignment of a C type name known to the ABI tables ("u64",
  * "long unsigned int", "struct list_head", "spinlock_t", "u8 *").  Return: false when the

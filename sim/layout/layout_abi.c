@@ -40,6 +40,7 @@
 
 #define SMP_CACHE_BYTES 64
 #define LONG_BYTES 8
+#define LAYOUT_MAX_DEPTH 16 /* embedded structs followed for an implied alignment */
 /* Sizes are bounded so that bit positions (bytes * 8) can never overflow. */
 #define MAX_BYTES ((uint64_t)1 << 40)
 
@@ -250,21 +251,80 @@ static bool elems_of(const struct lmember *m, uint64_t *n)
 	return true;
 }
 
-/* An embedded `struct X` with `layout: X`: size and alignment of the resolved layout. */
+uint32_t layout_offset_align(uint64_t offset, uint64_t elem_size)
+{
+	uint32_t a = LONG_BYTES;
+
+	while (a > 1 && ((offset % a) || (elem_size % a)))
+		a /= 2;
+	return a;
+}
+
+static uint32_t implied_align(struct abi *a, const struct layout *e, int depth);
+
+/* The alignment of an imported member: explicit, of its type, or what its offset implies. */
+static uint32_t member_align(struct abi *a, const struct lmember *m, int depth)
+{
+	const struct ctype *c = ctype_find(m->type);
+	struct c2c_err ignore = {0};
+	const struct layout *e;
+	uint32_t al = m->align;
+
+	if (m->kind == LM_STRUCT || m->kind == LM_UNION) {
+		for (uint32_t i = 0; i < m->nr_sub; i++)
+			al = MAX(al, member_align(a, &m->sub[i], depth));
+		return al;
+	}
+	if (c)
+		return MAX(al, c->align);
+	if (m->layout && a->resolve && depth < LAYOUT_MAX_DEPTH &&
+	    (e = a->resolve(a->data, m->layout, m->mark, &ignore)))
+		return MAX(al, e->align ? e->align : implied_align(a, e, depth + 1));
+	if (m->type_align)
+		return MAX(al, m->type_align);
+	return MAX(al, layout_offset_align(m->offset, m->size / MAX(lmember_elems(m), 1)));
+}
+
+/* The alignment of an imported struct that gives no `align:`: its members' largest. */
+static uint32_t implied_align(struct abi *a, const struct layout *e, int depth)
+{
+	uint32_t al = 1;
+
+	for (uint32_t i = 0; i < e->nr; i++)
+		al = MAX(al, member_align(a, &e->m[i], depth));
+	return al;
+}
+
+/* An embedded `struct X` with `layout: X`: size and alignment of the resolved layout; a
+ * layout without `align:` (imported) takes the one its members imply.  When no layout file
+ * exists, an edited import falls back to its size and the alignment its offsets implied. */
 static bool embedded_type(struct abi *a, const struct lmember *m, struct etype *t)
 {
 	const struct layout *e = NULL;
+	struct c2c_err missing = {0};
 
 	if (a->resolve)
-		e = a->resolve(a->data, m->layout, m->mark, a->err);
+		e = a->resolve(a->data, m->layout, m->mark, m->type_align ? &missing : a->err);
+	if (!e && m->type_align && m->size) {
+		t->size = m->size;
+		t->align = m->type_align;
+		t->total = true;
+		return true;
+	}
 	if (!e) {
 		err_set(a->err, m->mark, "%s: unknown layout '%s' (expected the name of a loaded "
 			"layout)", who(a), m->layout);
 		return false;
 	}
 	t->size = e->size;
-	t->align = e->align ? e->align : 1;
+	t->align = e->align ? e->align : implied_align(a, e, 0);
 	t->what = m->type ? m->type : m->layout;
+	if (e->size % t->align) {
+		err_set(a->err, m->mark, "%s: struct %s gives no align: and its size %" PRIu64 " is "
+			"not a multiple of the alignment %u its members imply (expected align: N in "
+			"its layout file)", who(a), e->name, e->size, t->align);
+		return false;
+	}
 	return true;
 }
 
@@ -275,9 +335,9 @@ static bool sized_type(struct abi *a, const struct lmember *m, struct etype *t)
 	const char *names[NR_CTYPES + 1], *near;
 	uint64_t elems = 1;
 
-	if ((m->size || (elems_of(m, &elems) && !elems)) && m->align) {
+	if ((m->size || (elems_of(m, &elems) && !elems)) && (m->align || m->type_align)) {
 		t->size = m->size;
-		t->align = m->align;
+		t->align = MAX(m->align, m->type_align);
 		t->total = true;
 		return true;
 	}

@@ -269,11 +269,14 @@ bool layout_read_asserts(struct layout *l, const struct yt_node *seq, struct c2c
 
 /* ------------------------------------------------------------------ validation */
 
-/* Imported members: inside the struct (or their union/struct), no overlaps at one level. */
+/* Imported members: inside the struct (or their union/struct), no overlaps at one level.
+ * Overlap is decided bit by bit (lmember_bits): a bitfield's storage unit may hold later
+ * members in the bytes its bits leave free, as GCC packs them. */
 static bool check_level(const struct layout *l, const struct lmember *m, uint32_t nr,
 			uint64_t lo, uint64_t hi, bool is_union, struct c2c_err *err)
 {
-	const struct lmember *prev = NULL;
+	const struct lmember *prev = NULL; /* the member ending last so far */
+	uint64_t prev_end = 0, b_lo, b_hi;
 
 	for (uint32_t i = 0; i < nr; i++) {
 		const struct lmember *c = &m[i];
@@ -292,9 +295,9 @@ static bool check_level(const struct layout *l, const struct lmember *m, uint32_
 				lo, hi);
 			return false;
 		}
-		/* Bitfields share their storage unit; zero-size markers overlap nothing. */
-		if (!is_union && prev && c->size && prev->size && !(c->bits && prev->bits) &&
-		    c->offset < prev->offset + prev->size) {
+		lmember_bits(c, &b_lo, &b_hi);
+		/* Zero-size markers overlap nothing. */
+		if (!is_union && prev && b_hi > b_lo && b_lo < prev_end) {
 			err_set(err, c->mark, "%s: offset %" G_GUINT64_FORMAT " overlaps %s at %"
 				G_GUINT64_FORMAT "-%" G_GUINT64_FORMAT " (expected members in order, "
 				"without overlap)", cn, c->offset, prev->name ? prev->name : "the "
@@ -305,8 +308,10 @@ static bool check_level(const struct layout *l, const struct lmember *m, uint32_
 		    !check_level(l, c->sub, c->nr_sub, c->offset, c->offset + c->size,
 				 c->kind == LM_UNION, err))
 			return false;
-		if (c->size)
+		if (b_hi > b_lo && b_hi > prev_end) {
 			prev = c;
+			prev_end = b_hi;
+		}
 	}
 	return true;
 }
@@ -319,10 +324,10 @@ static bool any_offset(const struct lmember *m, uint32_t nr)
 	return false;
 }
 
-static const struct layout *lib_resolve(void *data, const char *name, struct c2c_mark at,
+const struct layout *layout_lib_resolve(void *lib, const char *name, struct c2c_mark at,
 					struct c2c_err *err)
 {
-	return layout_lib_get(data, name, at, err);
+	return layout_lib_get(lib, name, at, err);
 }
 
 /* ------------------------------------------------------------------ whole files */
@@ -389,7 +394,7 @@ struct layout *layout_from_tree(struct layout_lib *lib, const struct yt_node *ro
 		}
 		ok = ok && check_level(l, l->m, l->nr, 0, l->size, false, err);
 	} else if (ok) {
-		ok = layout_compute(l, lib_resolve, lib, err);
+		ok = layout_compute(l, layout_lib_resolve, lib, err);
 	}
 	ok = ok && layout_resolve_groups(lib, l, err);
 	if (!ok) {
@@ -470,4 +475,25 @@ const struct layout *layout_lib_load_file(struct layout_lib *lib, const char *pa
 	/* The file's own directory is searched first, so its neighbours resolve. */
 	g_ptr_array_insert(lib->dirs, 0, g_strdup(dir));
 	return lib_load(lib, path, NULL, (struct c2c_mark){path, 1, 1}, err);
+}
+
+bool layout_lib_has(struct layout_lib *lib, const char *name)
+{
+	g_autofree char *file = g_strconcat(name, ".yaml", NULL);
+
+	if (g_hash_table_contains(lib->by_name, name))
+		return true;
+	for (guint i = 0; i < lib->dirs->len; i++) {
+		g_autofree char *path = g_build_filename(g_ptr_array_index(lib->dirs, i), file, NULL);
+
+		if (g_file_test(path, G_FILE_TEST_IS_REGULAR))
+			return true;
+	}
+	return false;
+}
+
+void layout_lib_put(struct layout_lib *lib, struct layout *l)
+{
+	g_ptr_array_add(lib->layouts, l);
+	g_hash_table_replace(lib->by_name, l->name, l);
 }

@@ -39,6 +39,17 @@ void layout_lib_add_dir_first(struct layout_lib *lib, const char *dir);
 const struct layout *layout_lib_get(struct layout_lib *lib, const char *name, struct c2c_mark at,
 				    struct c2c_err *err);
 
+/* layout_lib_has - whether @name is loaded or NAME.yaml is in a search directory. */
+bool layout_lib_has(struct layout_lib *lib, const char *name);
+
+/* layout_lib_put - make @l (owned by the library from now on) the layout of its struct name,
+ * in place of any loaded before (which stays valid for those who hold it). */
+void layout_lib_put(struct layout_lib *lib, struct layout *l);
+
+/* layout_lib_resolve - layout_lib_get as a layout_resolve_fn (@lib is the library). */
+const struct layout *layout_lib_resolve(void *lib, const char *name, struct c2c_mark at,
+					struct c2c_err *err);
+
 /* layout_lib_load_file - load the layout in @path (its directory joins the search path, first,
  * so its embedded structs resolve next to it).  Return: NULL with @err set. */
 const struct layout *layout_lib_load_file(struct layout_lib *lib, const char *path,

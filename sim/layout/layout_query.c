@@ -180,13 +180,14 @@ static bool member_at(struct layout_lib *lib, const struct lmember *m, uint32_t 
 {
 	for (uint32_t i = 0; i < nr; i++) {
 		const struct lmember *c = &m[i];
-		uint64_t end = c->offset + (c->size ? c->size : 0);
-		uint64_t rel;
+		uint64_t lo, hi, rel;
 		size_t mark = path->len;
 		const struct layout *sub;
 		struct c2c_err ignore = {0};
 
-		if (c->kind == LM_PAD || off < c->offset || off >= end)
+		/* A bitfield holds only the bytes of its bits, not its whole storage unit. */
+		lmember_bits(c, &lo, &hi);
+		if (c->kind == LM_PAD || off < lo / 8 || off >= (hi + 7) / 8)
 			continue;
 		if (!c->name)
 			return member_at(lib, c->sub, c->nr_sub, off, path);

@@ -1,9 +1,12 @@
 /* layout_write.c - write a layout as YAML; the format is the design comment in layout.h. */
 #include "layout/layout.h"
 
+#include <errno.h>
 #include <glib.h>
+#include <glib/gstdio.h>
 #include <inttypes.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "yaml/ytree.h"
 
@@ -69,9 +72,17 @@ static void write_pad(FILE *f, const struct lmember *m, bool with_offsets)
 		fputs(", name: ", f);
 		put_word(f, m->name);
 	}
+	/* A typeless zero-size pad reads back as CACHELINE_PADDING (layout_abi.c). */
+	if (m->type && strcmp(m->type, "struct cacheline_padding")) {
+		fputs(", type: ", f);
+		yt_emit_quoted(f, m->type);
+	}
 	if (with_offsets)
 		fprintf(f, ", offset: %" PRIu64, m->offset);
-	fprintf(f, ", size: %" PRIu64 "}\n", m->size);
+	fprintf(f, ", size: %" PRIu64, m->size);
+	if (m->align)
+		fprintf(f, ", align: %" PRIu32, m->align);
+	fputs("}\n", f);
 }
 
 static void write_members(FILE *f, const struct lmember *arr, uint32_t nr, int indent,
@@ -186,4 +197,22 @@ void layout_write(FILE *f, const struct layout *l, bool with_offsets)
 	write_members(f, l->m, l->nr, 2, with_offsets);
 	write_groups(f, l);
 	write_asserts(f, l);
+}
+
+bool layout_write_file(const struct layout *l, const char *path, struct c2c_err *err)
+{
+	g_autofree char *tmp = g_strdup_printf("%s.tmp-%d", path, (int)getpid());
+	FILE *f = fopen(tmp, "w");
+
+	if (!f) {
+		err_setf(err, "cannot write %s: %s", path, g_strerror(errno));
+		return false;
+	}
+	layout_write(f, l, true);
+	if (fclose(f) || g_rename(tmp, path)) {
+		err_setf(err, "cannot write %s: %s", path, g_strerror(errno));
+		g_unlink(tmp);
+		return false;
+	}
+	return true;
 }

@@ -133,7 +133,8 @@ static bool load_variant(struct variant *v, const char *dir, struct c2c_err *err
 	static const char *const keys[] = {"name", "description", "machine", "seed", "end",
 					   "layouts", "regions", "objects", "paths", "constants",
 					   "lock_kind", "entities", "actors", "trace", "report",
-					   "variants", "headline", "expect", NULL};
+					   "variants", "headline", "expect",
+					   "layout_edits", NULL};
 	struct loader ld = {.v = v, .dir = dir, .err = err};
 	struct yt_node *root = v->tree, *k;
 	bool ok;

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "c2csim_config.h"
+#include "layout/layout_edit.h"
 #include "layout/layout_lib.h"
 #include "scenario/scenario_int.h"
 
@@ -388,7 +389,9 @@ static bool load_objects(struct loader *ld, const struct yt_node *root)
 			if (!load_region(ld, regions->items[i], i, &next))
 				return false;
 	}
-	if (!load_layout_dirs(ld, root))
+	/* `layout_edits: {STRUCT: [...]}` (a variant's what-if): before any object uses them. */
+	if (!load_layout_dirs(ld, root) ||
+	    !layout_edits_apply(ld->v->lib, yt_get(root, "layout_edits"), ld->err))
 		return false;
 	if ((objects = yt_get(root, "objects"))) {
 		if (!yt_expect_seq(objects, "objects", ld->err))

@@ -6,60 +6,8 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
+#include "cmdutil.h"
 #include "testutil.h"
-
-struct cmd {
-	int status;
-	char *out, *err;
-};
-
-/* Run c2csim with @args (NULL-terminated) in the source tree; fills @c. */
-static void c2csim(struct cmd *c, const char *const *args)
-{
-	tu_spawn_c2csim(args, &c->status, &c->out, &c->err);
-}
-
-static void cmd_free(struct cmd *c)
-{
-	g_free(c->out);
-	g_free(c->err);
-}
-
-static char *tmpdir(void)
-{
-	g_autoptr(GError) gerr = NULL;
-	char *d = g_dir_make_tmp("c2csim-test-XXXXXX", &gerr);
-
-	ck_assert_msg(d != NULL, "%s", gerr ? gerr->message : "");
-	return d;
-}
-
-static void rm_rf(const char *path)
-{
-	g_autofree char *cmd = g_strdup_printf("rm -rf '%s'", path);
-
-	ck_assert_int_eq(system(cmd), 0);
-}
-
-static char *slurp(const char *dir, const char *file)
-{
-	g_autofree char *path = g_build_filename(dir, file, NULL);
-	char *text = NULL;
-
-	ck_assert_msg(g_file_get_contents(path, &text, NULL, NULL), "missing %s", path);
-	return text;
-}
-
-/* The error is one line of the form file:line:col: message (expected ...). */
-static void assert_one_line_error(const struct cmd *c, const char *file_part, const char *what)
-{
-	g_autoptr(GRegex) re = g_regex_new("^[^:\\n]+:[0-9]+:[0-9]+: [^\\n]+\\n$", 0, 0, NULL);
-
-	ck_assert_msg(c->status == 2, "exit %d, stderr: %s", c->status, c->err);
-	ck_assert_msg(g_regex_match(re, c->err, 0, NULL), "not one file:line:col line: %s", c->err);
-	ck_assert_msg(strstr(c->err, file_part) && strstr(c->err, what), "stderr: %s", c->err);
-	ck_assert_str_eq(c->out, "");
-}
 
 START_TEST(run_demo_twice_identical)
 {
@@ -358,7 +306,8 @@ START_TEST(layout_show_fields_diff)
 	const char *show[] = {"layout", "show", "sim/tests/data/layouts/sketch.yaml", "--pair", NULL};
 	const char *fields[] = {"layout", "fields", "mem_cgroup_per_node", NULL};
 	const char *diff[] = {"layout", "diff", "layouts/linux-6.18/mem_cgroup_per_node.yaml",
-			      "sim/tests/data/layouts/pn-lruvec-first.yaml", NULL};
+			      "sim/tests/data/layouts/pn-lruvec-first.yaml", "--layouts",
+			      "layouts/linux-6.18", NULL};
 	struct cmd c;
 
 	c2csim(&c, show);

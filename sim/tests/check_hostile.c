@@ -130,7 +130,8 @@ static char *probe(const char *name, bool as_variant, int *status)
  * results/NAME/ (results/gen/params/NAME.yaml for a variant). */
 START_TEST(hostile_names_never_escape)
 {
-	static const char *const files[] = {".c2csim-results", "lines.csv", "offsets.csv",
+	static const char *const files[] = {".c2csim-results", "layout.csv", "lines.csv",
+					    "locks_hist.csv", "offsets.csv",
 					    "params/", "report.txt", "scenario.yaml", "summary.yaml"};
 	int refused = 0;
 

@@ -507,7 +507,7 @@ START_TEST(scenario_load_errors)
 		{HEAD ACTORS "regoins: []\n", NULL,
 		 ":9:1: scenario: unknown key 'regoins' (expected one of: name, description, machine, "
 		 "seed, end, layouts, regions, objects, paths, constants, lock_kind, entities, "
-		 "actors, trace, report, variants, headline, expect; did you mean 'regions'?)"},
+		 "actors, trace, report, variants, headline, expect, layout_edits; did you mean 'regions'?)"},
 		{HEAD ACTORS "variants:\n  - name: x\n  - name: x\n", NULL,
 		 ":11:11: variants[1]: variant 'x' defined twice"},
 		{HEAD ACTORS "variants:\n  - name: a b\n", NULL,
