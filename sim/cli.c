@@ -74,6 +74,42 @@ static GOptionEntry *run_options(void *args)
 	return g_memdup2(e, sizeof e);
 }
 
+bool cli_overrides(const char *prog, char *const *sets, GArray *ov, GPtrArray *keys)
+{
+	for (char *const *kv = sets; kv && *kv; kv++) {
+		const char *eq = strchr(*kv, '=');
+		struct override o;
+
+		if (!eq || eq == *kv) {
+			cli_usage_error(prog, "--set '%s' (expected KEY=VALUE)", *kv);
+			return false;
+		}
+		g_ptr_array_add(keys, g_strndup(*kv, (size_t)(eq - *kv)));
+		o = (struct override){.key = keys->pdata[keys->len - 1], .value = eq + 1};
+		g_array_append_val(ov, o);
+	}
+	return true;
+}
+
+struct run_result **cli_run_variants(const struct scenario *sc, bool check, struct c2c_err *err)
+{
+	struct run_result **runs = g_new0(struct run_result *, sc->nr_variants ? sc->nr_variants : 1);
+
+	for (uint32_t i = 0; i < sc->nr_variants; i++)
+		if (!(runs[i] = run_variant(sc, i, check, err))) {
+			cli_runs_free(runs, i);
+			return NULL;
+		}
+	return runs;
+}
+
+void cli_runs_free(struct run_result **runs, uint32_t nr)
+{
+	for (uint32_t i = 0; runs && i < nr; i++)
+		run_result_free(runs[i]);
+	g_free(runs);
+}
+
 static void add_override(struct run_args *a, const char *key, const char *value)
 {
 	struct override o = {.key = key, .value = value};
@@ -105,18 +141,8 @@ static bool run_args_finish(struct run_args *a, const char *prog, int argc, char
 		cli_usage_error(prog, "--sort '%s' (expected tot, lcl or rmt)", a->sort);
 		return false;
 	}
-	for (char **kv = a->sets; kv && *kv; kv++) {
-		const char *eq = strchr(*kv, '=');
-		char *key;
-
-		if (!eq || eq == *kv) {
-			cli_usage_error(prog, "--set '%s' (expected KEY=VALUE)", *kv);
-			return false;
-		}
-		key = g_strndup(*kv, (size_t)(eq - *kv));
-		g_ptr_array_add(a->ov_text, key);
-		add_override(a, key, eq + 1);
-	}
+	if (!cli_overrides(prog, a->sets, a->ov, a->ov_text))
+		return false;
 	if (a->pair)
 		add_override(a, "report.group", "pair");
 	if (a->callers)
@@ -170,10 +196,8 @@ static int run_scenario(struct run_args *a, struct c2c_err *err)
 		scenario_free(sc);
 		return 2;
 	}
-	runs = g_new0(struct run_result *, sc->nr_variants);
-	for (uint32_t i = 0; i < sc->nr_variants && !status; i++)
-		if (!(runs[i] = run_variant(sc, i, a->check, err)))
-			status = 1;
+	if (!(runs = cli_run_variants(sc, a->check, err)))
+		status = 1;
 	if (!status && !(text = verdict_report(sc, runs, sc->nr_variants, &vo, &es, a->brief,
 					       &failed, NULL, err)))
 		status = 1;
@@ -192,9 +216,7 @@ static int run_scenario(struct run_args *a, struct c2c_err *err)
 		g_free(verdict_report(sc, runs, sc->nr_variants, &vo, &es, true, NULL, stderr, err));
 		status = 1;
 	}
-	for (uint32_t i = 0; i < sc->nr_variants; i++)
-		run_result_free(runs[i]);
-	g_free(runs);
+	cli_runs_free(runs, runs ? sc->nr_variants : 0);
 	hl_set_free(&hs);
 	expect_set_free(&es);
 	scenario_free(sc);
