@@ -333,9 +333,10 @@ static int cli_protocol(const struct cli_cmd *cmd, const char *prog, int argc, c
 const struct cli_cmd cli_run_cmd = {
 	"run", "[SCENARIO]",
 	"Run a scenario (default scenarios/default.yaml); print and write the results",
-	"The report begins with the answer: scenario, machine, variants and the headline table; "
-	"the perf-c2c tables follow.\nExit status: 0 success, 1 the simulation failed, 2 bad "
-	"input.",
+	"The report begins with the answer: scenario, machine, variants, the headline table with "
+	"verdicts and published figures, the expectations; the perf-c2c tables follow.\n"
+	"Exit status: 0 success, 1 the simulation failed (or, with --expect, an expectation), "
+	"2 bad input.",
 	run_options, sizeof(struct run_args), cli_run, NULL};
 
 const struct cli_cmd cli_bench_cmd = {
