@@ -79,6 +79,47 @@ static GOptionEntry *run_options(void *args)
 	return g_memdup2(e, sizeof e);
 }
 
+bool cli_overrides(const char *prog, char *const *sets, GArray *ov, GPtrArray *keys)
+{
+	for (char *const *kv = sets; kv && *kv; kv++) {
+		const char *eq = strchr(*kv, '=');
+		struct override o;
+
+		if (!eq || eq == *kv) {
+			cli_usage_error(prog, "--set '%s' (expected KEY=VALUE)", *kv);
+			return false;
+		}
+		g_ptr_array_add(keys, g_strndup(*kv, (size_t)(eq - *kv)));
+		o = (struct override){.key = keys->pdata[keys->len - 1], .value = eq + 1};
+		g_array_append_val(ov, o);
+	}
+	return true;
+}
+
+struct run_result **cli_run_variants(const struct scenario *sc, bool check, uint32_t *nr,
+				     struct c2c_err *err)
+{
+	struct run_result **runs = g_new0(struct run_result *, sc->nr_variants ? sc->nr_variants : 1);
+	uint32_t i;
+
+	/* A signal (runwatch.h) stops the variant running and skips the rest. */
+	for (i = 0; i < sc->nr_variants && !runwatch_signal(); i++)
+		if (!(runs[i] = run_variant(sc, i, check, err))) {
+			cli_runs_free(runs, i);
+			return NULL;
+		}
+	if (nr)
+		*nr = i;
+	return runs;
+}
+
+void cli_runs_free(struct run_result **runs, uint32_t nr)
+{
+	for (uint32_t i = 0; runs && i < nr; i++)
+		run_result_free(runs[i]);
+	g_free(runs);
+}
+
 static void add_override(struct run_args *a, const char *key, const char *value)
 {
 	struct override o = {.key = key, .value = value};
@@ -110,18 +151,8 @@ static bool run_args_finish(struct run_args *a, const char *prog, int argc, char
 		cli_usage_error(prog, "--sort '%s' (expected tot, lcl or rmt)", a->sort);
 		return false;
 	}
-	for (char **kv = a->sets; kv && *kv; kv++) {
-		const char *eq = strchr(*kv, '=');
-		char *key;
-
-		if (!eq || eq == *kv) {
-			cli_usage_error(prog, "--set '%s' (expected KEY=VALUE)", *kv);
-			return false;
-		}
-		key = g_strndup(*kv, (size_t)(eq - *kv));
-		g_ptr_array_add(a->ov_text, key);
-		add_override(a, key, eq + 1);
-	}
+	if (!cli_overrides(prog, a->sets, a->ov, a->ov_text))
+		return false;
 	if (a->pair)
 		add_override(a, "report.group", "pair");
 	if (a->callers)
@@ -198,11 +229,9 @@ static int run_scenario(struct run_args *a, struct c2c_err *err)
 		scenario_free(sc);
 		return 2;
 	}
-	runs = g_new0(struct run_result *, sc->nr_variants);
 	runwatch_begin(!a->quiet);
-	for (; nr < sc->nr_variants && !status && !runwatch_signal(); nr++)
-		if (!(runs[nr] = run_variant(sc, nr, a->check, err)))
-			status = 1;
+	if (!(runs = cli_run_variants(sc, a->check, &nr, err)))
+		status = 1;
 	signo = runwatch_end();
 	if (!status && !(text = make_report(sc, runs, nr, signo, &vo, &es, a->brief, &failed,
 					    err)))
@@ -225,9 +254,7 @@ static int run_scenario(struct run_args *a, struct c2c_err *err)
 		g_free(verdict_report(sc, runs, nr, &vo, &es, true, NULL, stderr, err));
 		status = 1;
 	}
-	for (uint32_t i = 0; i < sc->nr_variants; i++)
-		run_result_free(runs[i]);
-	g_free(runs);
+	cli_runs_free(runs, runs ? sc->nr_variants : 0);
 	hl_set_free(&hs);
 	expect_set_free(&es);
 	scenario_free(sc);
@@ -344,9 +371,10 @@ static int cli_protocol(const struct cli_cmd *cmd, const char *prog, int argc, c
 const struct cli_cmd cli_run_cmd = {
 	"run", "[SCENARIO]",
 	"Run a scenario (default scenarios/default.yaml); print and write the results",
-	"The report begins with the answer: scenario, machine, variants and the headline table; "
-	"the perf-c2c tables follow.\nExit status: 0 success, 1 the simulation failed, 2 bad "
-	"input.",
+	"The report begins with the answer: scenario, machine, variants, the headline table with "
+	"verdicts and published figures, the expectations; the perf-c2c tables follow.\n"
+	"Exit status: 0 success, 1 the simulation failed (or, with --expect, an expectation), "
+	"2 bad input.",
 	run_options, sizeof(struct run_args), cli_run, NULL};
 
 const struct cli_cmd cli_bench_cmd = {

@@ -5,7 +5,12 @@
 #ifndef C2C_CLI_H
 #define C2C_CLI_H
 
+#include <stdbool.h>
+
 #include "cli_table.h"
+#include "core/err.h"
+#include "scenario/run.h"
+#include "scenario/scenario.h"
 
 extern const struct cli_cmd cli_run_cmd;      /* cli.c */
 extern const struct cli_cmd cli_bench_cmd;    /* cli.c */
@@ -16,5 +21,17 @@ extern const struct cli_cmd cli_check_cmd;    /* cli_compare.c */
 extern const struct cli_cmd cli_plot_cmd;     /* cli_sweep.c */
 extern const struct cli_cmd cli_sweep_cmd;    /* cli_sweep.c */
 extern const struct cli_cmd cli_merge_cmd;    /* cli_sweep.c */
+
+/* cli_overrides - `--set KEY=VALUE` options @sets as struct override entries appended to @ov
+ * (the keys made are kept in @keys, which owns them).  Return: false after printing the
+ * error (a missing '='). */
+bool cli_overrides(const char *prog, char *const *sets, GArray *ov, GPtrArray *keys);
+
+/* cli_run_variants - run every variant of @sc, in order, until a signal stops them
+ * (runwatch.h); *@nr (may be NULL) gets how many ran.  Return: the results (free with
+ * cli_runs_free(runs, sc->nr_variants)), or NULL with @err set when one failed (exit 1). */
+struct run_result **cli_run_variants(const struct scenario *sc, bool check, uint32_t *nr,
+				     struct c2c_err *err);
+void cli_runs_free(struct run_result **runs, uint32_t nr);
 
 #endif

@@ -5,7 +5,6 @@
 #include <errno.h>
 #include <glib.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -13,7 +12,7 @@
 #include "report/expect.h"
 #include "report/headline.h"
 #include "report/metrics.h"
-#include "report/output.h"
+#include "report/verdict.h"
 #include "scenario/run.h"
 #include "scenario/scenario.h"
 
@@ -126,28 +125,12 @@ static GOptionEntry *check_options(void *args)
 	return g_memdup2(e, sizeof e);
 }
 
-/* The run's metrics, read back from its summary text as `compare` would read them. */
-static bool run_metrics(const struct scenario *sc, struct run_result **runs,
-			struct msummary *s, struct c2c_err *err)
-{
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
-	bool ok;
-
-	output_summary(f, sc, runs, sc->nr_variants);
-	fclose(f);
-	ok = msummary_load(s, sc->path, text, len, err);
-	free(text);
-	return ok;
-}
-
 /* Run @path and check its expectations.  Return: 0 all hold, 1 one failed, 2 bad input. */
 static int check_one(const char *path, GArray *ov, struct c2c_err *err)
 {
 	struct scenario *sc = scenario_load(path, (struct override *)(void *)ov->data, ov->len,
 					    false, 0, err);
-	struct run_result **runs;
+	struct run_result **runs = NULL;
 	struct hl_set hs = {0};
 	struct expect_set es = {0};
 	struct msummary s = {0};
@@ -157,12 +140,10 @@ static int check_one(const char *path, GArray *ov, struct c2c_err *err)
 		return 2;
 	if (!hl_load(sc, &hs, err) || !expect_load(sc, &hs, &es, err))
 		status = 2;
-	runs = g_new0(struct run_result *, sc->nr_variants);
-	for (uint32_t i = 0; i < sc->nr_variants && !status; i++)
-		if (!(runs[i] = run_variant(sc, i, g_strcmp0(g_getenv("C2CSIM_CHECK"), "1") == 0,
-					    err)))
-			status = 1;
-	if (!status && !run_metrics(sc, runs, &s, err))
+	if (!status && !(runs = cli_run_variants(sc, g_strcmp0(g_getenv("C2CSIM_CHECK"), "1") == 0,
+						     NULL, err)))
+		status = 1;
+	if (!status && !verdict_summary(sc, runs, sc->nr_variants, &s, err))
 		status = 1;
 	if (!status) {
 		printf("%s: ", path);
@@ -171,9 +152,7 @@ static int check_one(const char *path, GArray *ov, struct c2c_err *err)
 		status = expect_report(stdout, &es, &s, stderr) ? 1 : 0;
 	}
 	msummary_free(&s);
-	for (uint32_t i = 0; i < sc->nr_variants; i++)
-		run_result_free(runs[i]);
-	g_free(runs);
+	cli_runs_free(runs, runs ? sc->nr_variants : 0);
 	hl_set_free(&hs);
 	expect_set_free(&es);
 	scenario_free(sc);
@@ -189,18 +168,8 @@ static int cli_check(const struct cli_cmd *cmd, const char *prog, int argc, char
 
 	if (status < 0 && argc < 2)
 		status = cli_usage_error(prog, "expected one or more scenario files");
-	for (char **kv = a.sets; status < 0 && kv && *kv; kv++) {
-		const char *eq = strchr(*kv, '=');
-		struct override o;
-
-		if (!eq || eq == *kv) {
-			status = cli_usage_error(prog, "--set '%s' (expected KEY=VALUE)", *kv);
-			break;
-		}
-		g_ptr_array_add(keys, g_strndup(*kv, (size_t)(eq - *kv)));
-		o = (struct override){.key = keys->pdata[keys->len - 1], .value = eq + 1};
-		g_array_append_val(ov, o);
-	}
+	if (status < 0 && !cli_overrides(prog, a.sets, ov, keys))
+		status = 2;
 	/* Every scenario is checked; the exit status is the worst one (2 over 1 over 0). */
 	for (int i = 1, worst = 0; status < 0 && i < argc; i++) {
 		struct c2c_err err = {0};

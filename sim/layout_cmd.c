@@ -412,12 +412,19 @@ static const struct layout *assert_target(struct layout_lib *lib, const char *fi
 		return layout_lib_load_file(lib, path, err);
 	}
 	if ((k = yt_get(root, "layouts"))) {
-		g_autofree char *path = NULL;
+		size_t n = k->kind == YT_SEQ ? k->len : 1;
 
-		if (!yt_str(k, "layouts", &s, err))
-			return NULL;
-		path = g_path_is_absolute(s) ? g_strdup(s) : g_build_filename(dir, s, NULL);
-		layout_lib_add_dir(lib, path);
+		/* A list, as in scenarios (one DIR is accepted too); last first, each in
+		 * front: the list's order is the search order. */
+		for (size_t i = n; i-- > 0;) {
+			const struct yt_node *d = k->kind == YT_SEQ ? k->items[i] : k;
+			g_autofree char *path = NULL;
+
+			if (!yt_str(d, "layouts", &s, err))
+				return NULL;
+			path = g_path_is_absolute(s) ? g_strdup(s) : g_build_filename(dir, s, NULL);
+			layout_lib_add_dir_first(lib, path);
+		}
 	}
 	if (!(k = yt_require(root, "struct", "assertions", err)) || !yt_str(k, "struct", &s, err))
 		return NULL;

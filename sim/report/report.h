@@ -63,16 +63,6 @@
 void report_print(FILE *f, const struct scenario *sc, const struct variant *v,
 		  const struct run_result *r);
 
-/*
- * report_compare - write a side-by-side table of the totals of @runs[0..nr) (the variants of
- * one scenario): one row per metric, one column per run, and the ratio last/first with
- * three decimals ("-" when the first is 0).  Actors are matched by name; an actor missing in
- * a run prints "-".  When some run executed paths, rows ops_per_sec and path:NAME:mean_ps
- * (per path called in some run; "-" where a run did not call it) follow.  Can't fail; does
- * nothing for @nr == 0.
- */
-void report_compare(FILE *f, struct run_result *const *runs, uint32_t nr);
-
 /* The distribution of a struct samples (interp.h) as the reports print it; all 0 when empty. */
 struct report_dist {
 	uint64_t nr, min, max, total, avg, p50, p99;
@@ -126,20 +116,8 @@ void report_section(FILE *f, const char *title);
 void report_table_head(FILE *f, const struct report_col *cols, int n);
 void report_table_row(FILE *f, const struct report_col *cols, int n, const char *const *cells);
 
-/* report_compare_row - one metric row of the comparison; @have[i] false prints "-". */
-void report_compare_row(FILE *f, const char *metric, int wm, const int *wv, uint32_t nr,
-			const uint64_t *val, const bool *have);
-
 /* report_print_world - Throughput (any run with actors), then the sections of a path run
  * (those only when @r->world is set). */
 void report_print_world(FILE *f, const struct run_result *r);
-
-/* report_compare_world_width - the widest metric name report_compare_world() prints. */
-int report_compare_world_width(struct run_result *const *runs, uint32_t nr);
-
-/* report_compare_world - rows ops_per_sec and path:NAME:mean_ps when some run has a world;
- * @val and @have are scratch arrays of @nr. */
-void report_compare_world(FILE *f, struct run_result *const *runs, uint32_t nr, int wm,
-			  const int *wv, uint64_t *val, bool *have);
 
 #endif

@@ -53,6 +53,11 @@ void verdict_table(FILE *f, const struct msummary *s, const struct verdict_opts 
 
 struct run_result;
 
+/* verdict_summary - the metrics of @runs[0..nr) read back from the summary.yaml text they
+ * write (output.h), into @s.  Return: false with @err set (an internal error). */
+bool verdict_summary(const struct scenario *sc, struct run_result *const *runs, uint32_t nr,
+		     struct msummary *s, struct c2c_err *err);
+
 /*
  * verdict_report - the whole stdout report of @runs[0..nr) (the variants of @sc): the first
  * screen, then (unless @brief) each variant's perf-c2c report and the variants-against-

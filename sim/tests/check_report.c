@@ -24,18 +24,6 @@ static char *report_text(const struct fix *fx)
 	return buf;
 }
 
-static char *compare_text(struct run_result *const *runs, uint32_t nr)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-
-	ck_assert_ptr_nonnull(f);
-	report_compare(f, runs, nr);
-	ck_assert_int_eq(fclose(f), 0);
-	return buf;
-}
-
 /* The whitespace-separated fields of the first line of @text starting with @prefix, or NULL. */
 static char **row_fields(const char *text, const char *prefix)
 {
@@ -293,108 +281,6 @@ START_TEST(report_print_no_world)
 }
 END_TEST
 
-/* ---- report_compare ---------------------------------------------------------------------- */
-
-START_TEST(report_compare_ratio)
-{
-	struct fix *a = fix_new(), *b = fix_new();
-	struct run_result *runs[2] = {a->r, b->r};
-	char *text, **row;
-
-	g_free(b->r->variant);
-	b->r->variant = g_strdup("no-prefetch");
-	text = compare_text(runs, 2);
-	ck_assert_ptr_nonnull(strstr(text, "ratio last/first"));
-	ck_assert_ptr_nonnull(strstr(text, "no-prefetch"));
-	row = row_fields(text, "  hitm_local ");
-	assert_field(row, 1, stats_of(a, COUNTER)->c[LS_HITM_LCL]);
-	ck_assert_str_eq(row[3], "1.000");
-	g_strfreev(row);
-	row = row_fields(text, "  iterations:inc ");
-	assert_field(row, 1, 2 * ROUNDS);
-	ck_assert_str_eq(row[3], "1.000");
-	g_strfreev(row);
-	free(text);
-	fix_free(a);
-	fix_free(b);
-}
-END_TEST
-
-START_TEST(report_compare_missing_actor)
-{
-	struct fix *a = fix_new(), *b = fix_new();
-	struct run_result *runs[2] = {a->r, b->r};
-	char *text, **row;
-
-	b->r->actors[0].iterations = 3 * ROUNDS;
-	b->r->nr_actors = 1; /* run b has only "inc"; run_free still frees all three names */
-	text = compare_text(runs, 2);
-	row = row_fields(text, "  iterations:flag ");
-	ck_assert_ptr_nonnull(row);
-	ck_assert_str_eq(row[2], "-");
-	ck_assert_str_eq(row[3], "-");
-	g_strfreev(row);
-	row = row_fields(text, "  iterations:inc ");
-	ck_assert_str_eq(row[3], "1.500");
-	g_strfreev(row);
-	b->r->nr_actors = 3;
-	free(text);
-	fix_free(a);
-	fix_free(b);
-}
-END_TEST
-
-START_TEST(report_compare_world_rows)
-{
-	struct fix *a = fix_new(), *b = fix_new(), *c = fix_new();
-	struct run_result *runs[3] = {a->r, b->r, c->r};
-	char *text, **row;
-
-	add_world(a->r);
-	add_world(b->r);
-	b->r->world->pstats[0].lat.total *= 2;
-	text = compare_text(runs, 2);
-	row = row_fields(text, "  ops_per_sec ");
-	assert_field(row, 1, want_ops(a->r, 3 * ROUNDS + ROUNDS / 10));
-	ck_assert_str_eq(row[3], "1.000");
-	g_strfreev(row);
-	row = row_fields(text, "  path:charge:mean_ps ");
-	assert_field(row, 1, 4000);
-	assert_field(row, 2, 8000);
-	ck_assert_str_eq(row[3], "2.000");
-	g_strfreev(row);
-	ck_assert_ptr_nonnull(strstr(text, "  path:callee:mean_ps "));
-	ck_assert_ptr_null(strstr(text, "path:idle"));
-	free(text);
-	/* A run without paths: "-" for its path rows. */
-	runs[1] = c->r;
-	text = compare_text(runs, 2);
-	row = row_fields(text, "  path:charge:mean_ps ");
-	ck_assert_str_eq(row[2], "-");
-	ck_assert_str_eq(row[3], "-");
-	g_strfreev(row);
-	free(text);
-	/* No run with paths: the comparison is as it was. */
-	runs[0] = c->r;
-	text = compare_text(runs, 2);
-	ck_assert_ptr_null(strstr(text, "ops_per_sec"));
-	ck_assert_ptr_null(strstr(text, "path:"));
-	free(text);
-	fix_free(a);
-	fix_free(b);
-	fix_free(c);
-}
-END_TEST
-
-START_TEST(report_compare_empty)
-{
-	char *text = compare_text(NULL, 0);
-
-	ck_assert_str_eq(text, "");
-	free(text);
-}
-END_TEST
-
 /* ---- report_totals and report_line_shared ------------------------------------------------ */
 
 START_TEST(report_totals_sum)
@@ -443,12 +329,6 @@ static Suite *report_suite(void)
 	tcase_add_test(tc, report_print_no_world);
 	suite_add_tcase(s, tc);
 
-	tc = tcase_create("report_compare");
-	tcase_add_test(tc, report_compare_ratio);
-	tcase_add_test(tc, report_compare_missing_actor);
-	tcase_add_test(tc, report_compare_world_rows);
-	tcase_add_test(tc, report_compare_empty);
-	suite_add_tcase(s, tc);
 
 	tc = tcase_create("report_totals");
 	tcase_add_test(tc, report_totals_sum);
