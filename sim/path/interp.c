@@ -9,6 +9,52 @@
 
 /* ------------------------------------------------------------------ addresses */
 
+/* The member's byte offset from its object: the constant part plus each index times its
+ * stride; an index out of range is the model's bug and stops the run (the index is 0). */
+static uint64_t member_offset(struct ptask *t, const struct member_ref *a, const int64_t *loc)
+{
+	uint64_t off = a->off;
+
+	for (int i = 0; i < a->nr_idx; i++) {
+		int64_t ix = expr_eval(a->idx[i], loc, t->builtins);
+
+		if (ix < 0 || (a->bound[i] && ix >= a->bound[i])) {
+			const struct frame *f = &t->frames[t->depth - 1];
+
+			if (!t->w->mem->failed)
+				snprintf(t->w->mem->fail_msg, sizeof(t->w->mem->fail_msg), "model error: "
+					 "path %s, instruction %u: index %" PRId64 " is out of range "
+					 "(expected 0 to %u)", t->w->prog->paths[f->path].name, f->pc, ix,
+					 a->bound[i] ? a->bound[i] - 1 : 0);
+			t->w->mem->failed = true;
+			ix = 0;
+		}
+		off += (uint64_t)ix * a->stride[i];
+	}
+	return off;
+}
+
+/* P->MEMBER: the address is the pointer's value; NULL is the model's bug, as in the kernel. */
+static uint64_t ptr_addr(struct ptask *t, const struct member_ref *a, const int64_t *loc,
+			 int *cpu_out)
+{
+	uint64_t base = (uint64_t)loc[a->ptr];
+
+	if (cpu_out)
+		*cpu_out = t->cpu;
+	if (!base) {
+		const struct frame *f = &t->frames[t->depth - 1];
+
+		if (!t->w->mem->failed)
+			snprintf(t->w->mem->fail_msg, sizeof(t->w->mem->fail_msg), "model error: path "
+				 "%s, instruction %u: NULL pointer dereference (expected a pointer the "
+				 "entities' init: sets)", t->w->prog->paths[f->path].name, f->pc);
+		t->w->mem->failed = true;
+		return WORK_BASE; /* somewhere harmless: the run stops before it matters */
+	}
+	return base + member_offset(t, a, loc);
+}
+
 uint64_t it_addr(struct ptask *t, const struct member_ref *a, int *cpu_out)
 {
 	struct world *w = t->w;
@@ -18,6 +64,8 @@ uint64_t it_addr(struct ptask *t, const struct member_ref *a, int *cpu_out)
 	int cpu = t->cpu;
 	int64_t node = 0;
 
+	if (a->ptr >= 0)
+		return ptr_addr(t, a, loc, cpu_out);
 	if (a->ent >= 0) {
 		int64_t e = loc[a->ent];
 
@@ -44,24 +92,7 @@ uint64_t it_addr(struct ptask *t, const struct member_ref *a, int *cpu_out)
 			cpu = t->cpu;
 		base += (uint64_t)cpu * PERCPU_STRIDE;
 	}
-	addr = base + a->off;
-	for (int i = 0; i < a->nr_idx; i++) {
-		int64_t ix = expr_eval(a->idx[i], loc, t->builtins);
-
-		if (ix < 0 || (a->bound[i] && ix >= a->bound[i])) {
-			/* A model bug: stop the run and say where, rather than touch other memory. */
-			const struct frame *f = &t->frames[t->depth - 1];
-
-			if (!w->mem->failed)
-				snprintf(w->mem->fail_msg, sizeof(w->mem->fail_msg), "model error: path "
-					 "%s, instruction %u: index %" PRId64 " is out of range (expected "
-					 "0 to %u)", w->prog->paths[f->path].name, f->pc, ix,
-					 a->bound[i] ? a->bound[i] - 1 : 0);
-			w->mem->failed = true;
-			ix = 0;
-		}
-		addr += (uint64_t)ix * a->stride[i];
-	}
+	addr = base + member_offset(t, a, loc);
 	if (cpu_out)
 		*cpu_out = cpu;
 	return addr;
@@ -195,6 +226,9 @@ void world_init(struct world *w, const struct program *prog, struct mem *mem,
 	w->work_cursor = g_new0(uint64_t, mc->nr_cpus);
 	mem->on_write = on_write;
 	mem->on_write_data = w;
+	/* Memory as the kernel leaves it when it creates the entities, before any access. */
+	for (uint32_t i = 0; i < ents->nr_init; i++)
+		mem_poke(mem, ents->init[i].addr, ents->init[i].size, ents->init[i].value);
 }
 
 static void samples_release(struct samples *s)
@@ -214,6 +248,9 @@ void entities_free(struct entities *e)
 	g_free(e->base_at);
 	g_free(e->base);
 	g_free(e->global_base);
+	g_free(e->init);
+	if (e->by_addr)
+		g_hash_table_destroy(e->by_addr);
 	memset(e, 0, sizeof(*e));
 }
 
@@ -418,6 +455,7 @@ static void exec_for_init(struct ptask *t, const struct pinsn *in, int64_t *loc)
 		break;
 	case IT_ANCESTORS:
 		loc[c] = expr_eval(in->a, loc, t->builtins);
+		loc[c + 1] = 1; /* a walk through memory: the first step visits the start */
 		break;
 	case IT_CHILDREN:
 		loc[c] = e->first_child[expr_eval(in->a, loc, t->builtins)];
@@ -442,6 +480,76 @@ static bool exec_for_next(struct ptask *t, const struct pinsn *in, int64_t *loc)
 	loc[in->dst] = loc[c];
 	loc[c] = in->kind == IT_ANCESTORS ? e->parent[loc[c]] : e->next_sibling[loc[c]];
 	return true;
+}
+
+/* ------------------------------------------------------------------ walks in memory */
+
+/* The member of entity @e that one step of a walk loads: its parent pointer, its
+ * children.next (@which KLINK_CHILDREN) or its sibling.next. */
+static uint64_t walk_member(const struct ptask *t, int64_t e, int which)
+{
+	const struct entities *es = t->w->ents;
+	const struct klink *l = &t->w->prog->kinds[es->kind[e]].link[which];
+
+	return es->base[es->base_at[e] + (uint32_t)l->obj * (uint32_t)t->w->mc->numa_nodes] +
+	       l->off;
+}
+
+/* Load the pointer at @addr as any load is (a slot under mlp; the cursor's value arrives
+ * with the data) into the cursor: the entity it points at, -1 at the end of the walk
+ * (NULL, or a list_head that is not an entity's sibling: the parent's children head). */
+static simtime_t walk_load(struct ptask *t, const struct pinsn *in, struct frame *f,
+			   uint64_t addr, simtime_t now)
+{
+	uint64_t v = mem_peek(t->w->mem, addr, 8);
+	gpointer e = g_hash_table_lookup(t->w->ents->by_addr, GSIZE_TO_POINTER(v));
+	simtime_t done = it_access(t, addr, 8, MEM_LOAD, in->site, now);
+
+	f->locals[in->callee] = e ? (int64_t)GPOINTER_TO_SIZE(e) - 1 : -1;
+	if (t->w->mc->mlp == 1)
+		return done;
+	f->ready[in->callee] = done;
+	return load_slot(t, now, done);
+}
+
+/*
+ * exec_walk - a step of ancestors()/children() of a kind with links: the cursor is the
+ * entity being visited, and going on loads the pointer the kernel follows, so the next
+ * entity's address is known only when that load completes (a pointer chase, whatever the
+ * mlp).  Return: when the thread continues (now when nothing was loaded).
+ */
+static simtime_t exec_walk(struct ptask *t, const struct pinsn *in, struct frame *f,
+			   simtime_t now)
+{
+	int64_t *loc = f->locals;
+	uint32_t c = in->callee;
+	simtime_t next = now, r = f->ready[c];
+
+	if (in->op == P_FOR_INIT) {
+		int64_t e = expr_eval(in->a, loc, t->builtins);
+
+		if ((r = deps_ready(f, in->deps)) > now)
+			return r;
+		next = walk_load(t, in, f, walk_member(t, e, KLINK_CHILDREN), now);
+		loc[c + 1] = 1;
+		f->pc++;
+		return next;
+	}
+	if (!loc[c + 1] && loc[c] >= 0) {
+		if (r > now)
+			return r; /* the address of the pointer is not known yet */
+		next = walk_load(t, in, f, walk_member(t, loc[c], in->kind == IT_ANCESTORS
+						       ? KLINK_PARENT : KLINK_SIBLING), now);
+	}
+	loc[c + 1] = 0;
+	if (loc[c] < 0) {
+		f->pc = in->target;
+		return next;
+	}
+	loc[in->dst] = loc[c];
+	f->ready[in->dst] = f->ready[c];
+	f->pc++;
+	return next;
 }
 
 /* Return from the current frame; true when the top-level call is over. */
@@ -616,6 +724,11 @@ simtime_t interp_run(struct ptask *t, simtime_t now)
 				return r; /* re-run this instruction when its operands are there */
 			if (!waits_for_operands(in->op) && in->op != P_CALL)
 				pass_ready(t, in, f);
+		}
+		if (in->walk_mem) {
+			if ((next = exec_walk(t, in, f, now)) > now)
+				return next;
+			continue;
 		}
 		if (exec_free(t, in, f, now)) {
 			if (mc->mlp > 1 && in->op == P_CALL && t->depth > 1 &&

@@ -46,6 +46,13 @@
 enum lock_kind { LOCK_TICKET, LOCK_QUEUED, LOCK_KIND_COUNT };
 extern const char *const lock_kind_names[LOCK_KIND_COUNT + 1];
 
+/* A member's value when the run starts (kind and scenario `init:`, links; path.h). */
+struct ent_init {
+	uint64_t addr;
+	uint32_t size;
+	uint64_t value;
+};
+
 /* Entities: instances of kinds, with their objects' addresses. */
 struct entities {
 	uint32_t nr;
@@ -56,6 +63,9 @@ struct entities {
 	uint64_t *base;         /* per-cpu objects: CPU 0's instance */
 	uint32_t nr_base;
 	uint64_t *global_base;  /* per global object and node: [g * nodes + n] */
+	struct ent_init *init;  /* written into memory by world_init, in order */
+	uint32_t nr_init;
+	struct _GHashTable *by_addr; /* address a link points at -> entity id + 1 */
 };
 
 /* A growable list of samples (latencies), sorted only when a report asks. */

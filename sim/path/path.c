@@ -216,7 +216,7 @@ static bool load_objs(struct kobj **v, uint32_t *nr, const struct yt_node *map,
 static bool load_kinds(struct program *pr, const struct yt_node *n, struct layout_lib *lib,
 		       struct c2c_err *err)
 {
-	static const char *const keys[] = {"objects", NULL};
+	static const char *const keys[] = {"objects", "init", "links", NULL};
 
 	if (!yt_expect_map(n, "kinds", NULL, err))
 		return false;
@@ -321,6 +321,8 @@ static void insn_deps(struct pinsn *in)
 		in->deps |= expr_locals(in->args[i]);
 	if (in->op <= P_TRYLOCK && a->ent >= 0)
 		in->deps |= 1ull << a->ent;
+	if (in->op <= P_TRYLOCK && a->ptr >= 0)
+		in->deps |= 1ull << a->ptr;
 	if (in->op == P_FOR_NEXT)
 		in->deps |= 3ull << in->callee; /* the cursor and the limit */
 }
@@ -438,6 +440,8 @@ struct program *program_load(const char *const *files, struct layout_lib *lib,
 	for (guint i = 0; ok && i < trees->len; i++)
 		ok = load_file_decls(pr, trees->pdata[i], paths->pdata[i], err);
 	ok = ok && (!consts || load_consts(pr, consts, true, err));
+	for (guint i = 0; ok && i < trees->len; i++)
+		ok = kinds_load_init(pr, yt_get(trees->pdata[i], "kinds"), lib, err);
 	for (guint i = 0; ok && i < trees->len; i++) {
 		const struct yt_node *ps = yt_get(trees->pdata[i], "paths");
 
@@ -493,6 +497,7 @@ void program_free(struct program *pr)
 	g_free(pr->paths);
 	for (uint32_t i = 0; i < pr->nr_kinds; i++) {
 		kobjs_free(pr->kinds[i].obj, pr->kinds[i].nr_obj);
+		g_free(pr->kinds[i].init);
 		g_free(pr->kinds[i].name);
 	}
 	g_free(pr->kinds);

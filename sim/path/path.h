@@ -138,6 +138,7 @@ struct member_ref {
 	struct expr *idx[PATH_MAX_IDX];
 	struct expr *cpu;     /* OBJ@EXPR, or NULL for the executing CPU */
 	struct expr *node;    /* per-node object index (OBJ[EXPR] on a per: node object) */
+	int16_t ptr;          /* `P->MEMBER`: local holding the object's address, -1 none */
 };
 
 struct pinsn {
@@ -152,6 +153,8 @@ struct pinsn {
 	struct expr **args;   /* P_CALL arguments */
 	uint8_t nr_args;
 	uint8_t delay_cycles; /* P_DELAY: a is in cycles (1) or ns (0) */
+	uint8_t walk_mem;     /* P_FOR_INIT/NEXT of ancestors/children: follow the kind's
+			       * links in simulated memory (a load per step) */
 	uint64_t deps;        /* locals the instruction reads (the scoreboard, interp.h) */
 	struct c2c_mark mark;
 };
@@ -179,10 +182,44 @@ struct kobj {
 	int32_t placement;    /* bytes past a 128-byte boundary (`placement:`), -1 by the rule */
 };
 
+/* An initial value of a kind's member (`init:`), written when an entity is created. */
+enum kinit_ref {
+	KINIT_VALUE,  /* the integer @value */
+	KINIT_SELF,   /* the address of a member of this entity's object @ref_obj */
+	KINIT_PARENT, /* the same in the parent entity; NULL (0) at the root */
+	KINIT_REF_COUNT
+};
+
+struct kinit {
+	uint16_t obj;           /* target object of the kind */
+	uint32_t off, size;     /* member: offset (node 0) and bytes */
+	uint32_t node_stride;   /* `[NODE]` in the member path: bytes per node */
+	bool each_node;         /* written once per NUMA node (per-node object or NODE used) */
+	uint8_t ref;            /* enum kinit_ref */
+	uint16_t ref_obj;
+	uint32_t ref_off, ref_node_stride;
+	int64_t value;
+	struct c2c_mark mark;
+};
+
+/* A pointer the kernel follows to walk the hierarchy (`links:`): the member at @off of
+ * object @obj; for `parent` it points at the parent's member @to_off of the same object
+ * (css.parent -> the parent's css), for `children`/`sibling` they are list_heads. */
+struct klink {
+	bool set;
+	uint16_t obj;
+	uint32_t off, to_off;
+};
+
+enum klink_kind { KLINK_PARENT, KLINK_CHILDREN, KLINK_SIBLING, KLINK_COUNT };
+
 struct kind {
 	char *name;
 	struct kobj *obj;
 	uint32_t nr_obj;
+	struct kinit *init;     /* in file order: a later entry overwrites an earlier one */
+	uint32_t nr_init;
+	struct klink link[KLINK_COUNT];
 };
 
 struct program {
@@ -214,6 +251,22 @@ struct program {
 struct program *program_load(const char *const *files, struct layout_lib *lib,
 			     const struct yt_node *consts, uint32_t site_base, struct c2c_err *err);
 void program_free(struct program *p);
+
+/*
+ * kinit_compile - compile one initial value of kind @k: @key is "OBJ[.MEMBER]" (NODE in an
+ * index or a per-node object: once per node), @val an integer expression of @pr's constants
+ * or "&[parent.]OBJ[.MEMBER]".  Also used for a scenario's `init:` entries.
+ * Return: false with @err at the offending node (unknown object or member, a member over 8
+ * bytes or a bitfield, a value that is not constant).
+ */
+bool kinit_compile(struct program *pr, struct layout_lib *lib, const struct kind *k,
+		   const struct yt_node *key, const struct yt_node *val, struct kinit *ki,
+		   struct c2c_err *err);
+
+/* kinds_load_init - `init:` and `links:` of the kinds in the `kinds:` mapping @kinds (the
+ * kinds are declared already; constants are final).  Return: false with @err set. */
+bool kinds_load_init(struct program *pr, const struct yt_node *kinds, struct layout_lib *lib,
+		     struct c2c_err *err);
 
 /* program_find - the index of path @name, or -1. */
 int program_find(const struct program *p, const char *name);

@@ -32,9 +32,11 @@ static bool load_program(struct loader *ld, const struct yt_node *root)
 	bool ok = true;
 
 	if (!seq) {
-		if ((k = yt_get(root, "entities")) || (k = yt_get(root, "constants")))
+		if ((k = yt_get(root, "entities")) || (k = yt_get(root, "constants")) ||
+		    (k = yt_get(root, "init")))
 			err_set(ld->err, k->mark, "%s without paths (expected paths: [DIR...] of path "
-				"models)", k == yt_get(root, "entities") ? "entities" : "constants");
+				"models)", k == yt_get(root, "entities") ? "entities"
+				: k == yt_get(root, "init") ? "init" : "constants");
 		return !ld->err->set;
 	}
 	if (!yt_expect_seq(seq, "paths", ld->err) ||
@@ -129,8 +131,8 @@ static bool load_variant(struct variant *v, const char *dir, struct c2c_err *err
 {
 	static const char *const keys[] = {"name", "description", "machine", "seed", "end",
 					   "layouts", "regions", "objects", "paths", "constants",
-					   "lock_kind", "entities", "actors", "trace", "report",
-					   "variants", NULL};
+					   "lock_kind", "entities", "init", "actors", "trace",
+					   "report", "variants", NULL};
 	struct loader ld = {.v = v, .dir = dir, .err = err};
 	struct yt_node *root = v->tree, *k;
 	bool ok;
