@@ -213,6 +213,8 @@ static bool load_objs(struct kobj **v, uint32_t *nr, const struct yt_node *map,
 	return true;
 }
 
+static int find_kind(const struct program *pr, const char *name);
+
 static bool load_kinds(struct program *pr, const struct yt_node *n, struct layout_lib *lib,
 		       struct c2c_err *err)
 {
@@ -224,6 +226,14 @@ static bool load_kinds(struct program *pr, const struct yt_node *n, struct layou
 		struct kind *k;
 		const struct yt_node *o;
 
+		/* A kind declared by another file, without objects: this file adds init: values
+		 * for the members its own paths and layouts have (kinds_load_init). */
+		if (find_kind(pr, n->pairs[i].key->str) >= 0 &&
+		    yt_expect_map(n->pairs[i].val, n->pairs[i].key->str, keys, err) &&
+		    !yt_get(n->pairs[i].val, "objects"))
+			continue;
+		if (err->set)
+			return false;
 		pr->kinds = g_renew(struct kind, pr->kinds, pr->nr_kinds + 1);
 		k = &pr->kinds[pr->nr_kinds++];
 		memset(k, 0, sizeof(*k));
