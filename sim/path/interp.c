@@ -525,6 +525,11 @@ static simtime_t exec_walk(struct ptask *t, const struct pinsn *in, struct frame
 	uint32_t c = in->callee;
 	simtime_t next = now, r = f->ready[c];
 
+	if (in->op == P_FOR_INIT && in->kind == IT_ANCESTORS) {
+		exec_for_init(t, in, loc);   /* the first step visits the start: no load */
+		f->pc++;
+		return now;
+	}
 	if (in->op == P_FOR_INIT) {
 		int64_t e = expr_eval(in->a, loc, t->builtins);
 
