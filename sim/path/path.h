@@ -21,6 +21,18 @@
  *         statc:  {layout: memcg_vmstats_percpu, alloc: percpu}
  *         memcg:  {layout: mem_cgroup, flex: nodes}   # room for nodeinfo[nr_node_ids]
  *         pn:     {layout: mem_cgroup_per_node, per: node, placement: 64}  # where it lands
+ *       links:                               # the pointers walks follow (optional)
+ *         parent: memcg.css.parent           #   points at the parent's enclosing struct
+ *         children: memcg.css.children       #   list_head: next -> first child's sibling
+ *         sibling: memcg.css.sibling         #   list_head: next sibling, or parent's head
+ *       init:                                # what the kernel leaves in memory at creation
+ *         memcg.memory.max: PAGE_COUNTER_MAX #   an integer expression of constants
+ *         memcg.memory.parent: "&parent.memcg.memory"  # an address (NULL at the root)
+ *         "memcg.nodeinfo[NODE]": "&pn[NODE]"          # once per node
+ *         pn.memcg: "&memcg"                 #   per-node object: every node's instance
+ *         memcg.vmstats_percpu: "&statc"     #   per-cpu object: its CPU 0 instance
+ *     memcg:                                 # in another file: no objects, more init:
+ *       init: {pn.lruvec_stats_percpu: "&lstatc[NODE]"}   # (members its layouts have)
  *   globals:                                 # objects that exist once
  *     stock: {layout: memcg_stock_pcp, alloc: percpu}
  *   paths:
@@ -73,6 +85,20 @@
  *   list_empty: {list, cpu, into}        ordinary accesses next to these operations
  *   truth: {counter, add}                the exact value of an approximate counter
  *   observe: {counter, value}            an approximate read: error against the truth
+ *
+ * Initial memory: memory is zero except what `init:` writes before time 0: the kind's entries
+ * in file order for each entity, then the scenario's `init:` (ENTITY.OBJECT.MEMBER: VALUE,
+ * same values, e.g. `init: {child.memcg.memory.max: 512}`).  A per-cpu target is written in
+ * every CPU's instance; a pointer to a per-cpu object is its CPU 0 instance (the kernel's
+ * __percpu pointer; OBJ@c is that plus c units).  Members of at most 8 bytes, no bitfields.
+ *
+ * Pointers: a local loaded from a member of type `struct X *` (X's layout loadable) addresses
+ * `P->MEMBER`, so the access waits for that load under mlp > 1 (a pointer chase, found from
+ * the data flow, no annotation); P == 0 stops the run (a model error, like the kernel's
+ * oops).  ancestors(E)/children(E) of a kind with `links:` load the parent pointer (each
+ * step after the first) and children.next / sibling.next: the next entity is the one whose
+ * link the loaded value points at, and the loop variable is ready when that load completes.
+ * Kinds without links walk the scenario's tree without memory accesses (2.6.31's memcg).
  *
  * Values: every byte of simulated memory has a value (the directory keeps each line's 64
  * bytes), so loads see what stores and atomics wrote, in simulated time order.  Locals are
