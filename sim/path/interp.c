@@ -332,7 +332,7 @@ void interp_call(struct ptask *t, uint32_t path, const int64_t *args, simtime_t 
 }
 
 /* When every local in @deps of frame @f has its value. */
-static simtime_t deps_ready(const struct frame *f, uint64_t deps)
+simtime_t it_deps_ready(const struct frame *f, uint64_t deps)
 {
 	simtime_t r = 0;
 
@@ -358,7 +358,7 @@ static uint32_t thread_mlp(const struct ptask *t)
 
 /* A load under memory-level parallelism: its data arrives at @done; the thread goes on when
  * a slot is free. */
-static simtime_t load_slot(struct ptask *t, simtime_t now, simtime_t done)
+simtime_t it_load_slot(struct ptask *t, simtime_t now, simtime_t done)
 {
 	uint32_t mlp = thread_mlp(t), keep = 0, first = 0;
 	simtime_t next = now + t->w->mc->cycle;
@@ -418,7 +418,7 @@ static simtime_t exec_mem(struct ptask *t, const struct pinsn *in, int64_t *loc,
 
 		if (in->dst >= 0)
 			t->frames[t->depth - 1].ready[in->dst] = done;
-		return load_slot(t, now, done);
+		return it_load_slot(t, now, done);
 	}
 	return it_access(t, addr, in->addr.size, op, in->site, now);
 }
@@ -438,7 +438,7 @@ static simtime_t exec_work(struct ptask *t, const struct pinsn *in, int64_t *loc
 	return now;
 }
 
-static void exec_for_init(struct ptask *t, const struct pinsn *in, int64_t *loc)
+void it_for_init(struct ptask *t, const struct pinsn *in, int64_t *loc)
 {
 	const struct entities *e = t->w->ents;
 	uint32_t c = in->callee;
@@ -480,81 +480,6 @@ static bool exec_for_next(struct ptask *t, const struct pinsn *in, int64_t *loc)
 	loc[in->dst] = loc[c];
 	loc[c] = in->kind == IT_ANCESTORS ? e->parent[loc[c]] : e->next_sibling[loc[c]];
 	return true;
-}
-
-/* ------------------------------------------------------------------ walks in memory */
-
-/* The member of entity @e that one step of a walk loads: its parent pointer, its
- * children.next (@which KLINK_CHILDREN) or its sibling.next. */
-static uint64_t walk_member(const struct ptask *t, int64_t e, int which)
-{
-	const struct entities *es = t->w->ents;
-	const struct klink *l = &t->w->prog->kinds[es->kind[e]].link[which];
-
-	return es->base[es->base_at[e] + (uint32_t)l->obj * (uint32_t)t->w->mc->numa_nodes] +
-	       l->off;
-}
-
-/* Load the pointer at @addr as any load is (a slot under mlp; the cursor's value arrives
- * with the data) into the cursor: the entity it points at, -1 at the end of the walk
- * (NULL, or a list_head that is not an entity's sibling: the parent's children head). */
-static simtime_t walk_load(struct ptask *t, const struct pinsn *in, struct frame *f,
-			   uint64_t addr, simtime_t now)
-{
-	uint64_t v = mem_peek(t->w->mem, addr, 8);
-	gpointer e = g_hash_table_lookup(t->w->ents->by_addr, GSIZE_TO_POINTER(v));
-	simtime_t done = it_access(t, addr, 8, MEM_LOAD, in->site, now);
-
-	f->locals[in->callee] = e ? (int64_t)GPOINTER_TO_SIZE(e) - 1 : -1;
-	if (t->w->mc->mlp == 1)
-		return done;
-	f->ready[in->callee] = done;
-	return load_slot(t, now, done);
-}
-
-/*
- * exec_walk - a step of ancestors()/children() of a kind with links: the cursor is the
- * entity being visited, and going on loads the pointer the kernel follows, so the next
- * entity's address is known only when that load completes (a pointer chase, whatever the
- * mlp).  Return: when the thread continues (now when nothing was loaded).
- */
-static simtime_t exec_walk(struct ptask *t, const struct pinsn *in, struct frame *f,
-			   simtime_t now)
-{
-	int64_t *loc = f->locals;
-	uint32_t c = in->callee;
-	simtime_t next = now, r = f->ready[c];
-
-	if (in->op == P_FOR_INIT && in->kind == IT_ANCESTORS) {
-		exec_for_init(t, in, loc);   /* the first step visits the start: no load */
-		f->pc++;
-		return now;
-	}
-	if (in->op == P_FOR_INIT) {
-		int64_t e = expr_eval(in->a, loc, t->builtins);
-
-		if ((r = deps_ready(f, in->deps)) > now)
-			return r;
-		next = walk_load(t, in, f, walk_member(t, e, KLINK_CHILDREN), now);
-		loc[c + 1] = 1;
-		f->pc++;
-		return next;
-	}
-	if (!loc[c + 1] && loc[c] >= 0) {
-		if (r > now)
-			return r; /* the address of the pointer is not known yet */
-		next = walk_load(t, in, f, walk_member(t, loc[c], in->kind == IT_ANCESTORS
-						       ? KLINK_PARENT : KLINK_SIBLING), now);
-	}
-	loc[c + 1] = 0;
-	if (loc[c] < 0) {
-		f->pc = in->target;
-		return next;
-	}
-	loc[in->dst] = loc[c];
-	f->ready[in->dst] = f->ready[c];
-	f->pc++;
-	return next;
 }
 
 /* Return from the current frame; true when the top-level call is over. */
@@ -645,7 +570,7 @@ static void exec_counter(struct ptask *t, const struct pinsn *in, int64_t *loc)
 /* The scoreboard's bookkeeping for instructions that pass readiness on instead of waiting. */
 static void pass_ready(struct ptask *t, const struct pinsn *in, struct frame *f)
 {
-	simtime_t r = deps_ready(f, in->deps);
+	simtime_t r = it_deps_ready(f, in->deps);
 
 	switch (in->op) {
 	case P_SET:
@@ -691,7 +616,7 @@ static bool exec_free(struct ptask *t, const struct pinsn *in, struct frame *f,
 		f->pc = expr_eval(in->a, loc, t->builtins) ? f->pc + 1 : in->target;
 		return true;
 	case P_FOR_INIT:
-		exec_for_init(t, in, loc);
+		it_for_init(t, in, loc);
 		break;
 	case P_FOR_NEXT:
 		f->pc = exec_for_next(t, in, loc) ? f->pc + 1 : in->target;
@@ -723,7 +648,7 @@ simtime_t interp_run(struct ptask *t, simtime_t now)
 		simtime_t next;
 
 		if (mc->mlp > 1) {
-			simtime_t r = deps_ready(f, in->deps);
+			simtime_t r = it_deps_ready(f, in->deps);
 
 			if (waits_for_operands(in->op) && r > now)
 				return r; /* re-run this instruction when its operands are there */
@@ -731,7 +656,7 @@ simtime_t interp_run(struct ptask *t, simtime_t now)
 				pass_ready(t, in, f);
 		}
 		if (in->walk_mem) {
-			if ((next = exec_walk(t, in, f, now)) > now)
+			if ((next = it_walk(t, in, f, now)) > now)
 				return next;
 			continue;
 		}
