@@ -167,6 +167,10 @@ void world_init(struct world *w, const struct program *prog, struct mem *mem,
 		uint64_t qnode_base, uint64_t work_base);
 void world_release(struct world *w);
 
+/* world_stats_reset - zero the lock, path and counter-read statistics, keeping the state
+ * (who holds a lock, the counters' true values): the end of a warm-up.  Can't fail. */
+void world_stats_reset(struct world *w);
+
 /* pthread_init - a thread of @w on @cpu. */
 void pthread_init(struct ptask *t, struct world *w, void *owner, int cpu);
 void pthread_release(struct ptask *t);

@@ -75,7 +75,7 @@ static bool load_program(struct loader *ld, const struct yt_node *root)
 
 static bool load_end(struct variant *v, const struct yt_node *n, struct c2c_err *err)
 {
-	static const char *const keys[] = {"time_us", "time_ns", "iterations", NULL};
+	static const char *const keys[] = {"time_us", "time_ns", "iterations", "warmup_us", NULL};
 	struct yt_node *k;
 	int64_t it;
 
@@ -94,6 +94,15 @@ static bool load_end(struct variant *v, const struct yt_node *n, struct c2c_err 
 		err_set(err, n->mark, "end: no end condition (expected time_us, time_ns or "
 			"iterations greater than zero)");
 		return false;
+	}
+	if ((k = yt_get(n, "warmup_us"))) {
+		if (!yt_duration(k, "end.warmup_us", PS_PER_US, &v->warmup, err))
+			return false;
+		if (!v->end_time || v->warmup >= v->end_time) {
+			err_set(err, k->mark, "end.warmup_us: %s (expected a warm-up shorter than the "
+				"end time)", v->end_time ? "not before the end time" : "no end time");
+			return false;
+		}
 	}
 	return true;
 }
