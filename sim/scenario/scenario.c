@@ -98,9 +98,9 @@ static bool load_end(struct variant *v, const struct yt_node *n, struct c2c_err 
 	if ((k = yt_get(n, "warmup_us"))) {
 		if (!yt_duration(k, "end.warmup_us", PS_PER_US, &v->warmup, err))
 			return false;
-		if (!v->end_time || v->warmup >= v->end_time) {
-			err_set(err, k->mark, "end.warmup_us: %s (expected a warm-up shorter than the "
-				"end time)", v->end_time ? "not before the end time" : "no end time");
+		if (v->end_time && v->warmup >= v->end_time) {
+			err_set(err, k->mark, "end.warmup_us: not before the end time (expected a "
+				"warm-up shorter than the run)");
 			return false;
 		}
 	}

@@ -141,7 +141,10 @@ START_TEST(seed001_before_after)
 	/* before: both res_counter locks on every fault and free, contended; the res.lock line
 	 * (struct mem_cgroup line 1: res.failcnt, res.lock, memsw.usage..failcnt) on top. */
 	ck_assert_uint_gt(b.res_acq, 0);
-	ck_assert_uint_eq(b.res_acq, b.memsw_acq);
+	/* ... up to one per CPU apart: a fault in flight at the end of the warm-up took res.lock
+	 * before it and memsw.lock after */
+	ck_assert_uint_le(b.res_acq, b.memsw_acq + 24);
+	ck_assert_uint_le(b.memsw_acq, b.res_acq + 24);
 	ck_assert_uint_gt(b.res_cont * 10, b.res_acq);          /* > 10% of acquisitions wait */
 	ck_assert_uint_gt(b.memsw_cont * 10, b.memsw_acq);
 	ck_assert_uint_eq(b.top_line, b.res_lock_line);

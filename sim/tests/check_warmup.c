@@ -108,7 +108,8 @@ START_TEST(warmup_errors)
 {
 	static const char *const cases[][2] = {
 		{"end={time_us: 40, warmup_us: 40}", "end.warmup_us: not before the end time"},
-		{"end={iterations: 10, warmup_us: 5}", "end.warmup_us: no end time"},
+		{"end={time_us: 40, warmup_us: 50}", "end.warmup_us: not before the end time"},
+		{"end={time_us: 40, warmup_us: -1}", "end.warmup_us"},
 	};
 
 	for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
