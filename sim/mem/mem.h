@@ -131,6 +131,10 @@ struct mem {
 struct mem *mem_new(const struct machine *mc, const struct objmap *objs, bool check);
 void mem_free(struct mem *m);
 
+/* mem_stats_reset - zero every statistic (per line, per Pareto row, CPUs that touched a line,
+ * access and action counts) and keep the state: the end of a warm-up.  Can't fail. */
+void mem_stats_reset(struct mem *m);
+
 /*
  * mem_access_from - @cpu performs @op on [@addr, @addr + @size) at time @now, on behalf of
  * code site @site (an index into the caller's table of op sites) of a path that the call at

@@ -136,6 +136,9 @@ void world_init(struct world *w, const struct program *prog, struct mem *mem,
 	w->work_cursor = g_new0(uint64_t, mc->nr_cpus);
 	mem->on_write = on_write;
 	mem->on_write_data = w;
+	/* Memory as the kernel leaves it when it creates the entities, before any access. */
+	for (uint32_t i = 0; i < ents->nr_init; i++)
+		mem_poke(mem, ents->init[i].addr, ents->init[i].size, ents->init[i].value);
 }
 
 static void samples_release(struct samples *s)
@@ -155,6 +158,9 @@ void entities_free(struct entities *e)
 	g_free(e->base_at);
 	g_free(e->base);
 	g_free(e->global_base);
+	g_free(e->init);
+	if (e->by_addr)
+		g_hash_table_destroy(e->by_addr);
 	memset(e, 0, sizeof(*e));
 }
 
@@ -232,7 +238,7 @@ void interp_call(struct ptask *t, uint32_t path, const int64_t *args, simtime_t 
 }
 
 /* When every local in @deps of frame @f has its value. */
-static simtime_t deps_ready(const struct frame *f, uint64_t deps)
+simtime_t it_deps_ready(const struct frame *f, uint64_t deps)
 {
 	simtime_t r = 0;
 
@@ -258,7 +264,7 @@ static uint32_t thread_mlp(const struct ptask *t)
 
 /* A load under memory-level parallelism: its data arrives at @done; the thread goes on when
  * a slot is free. */
-static simtime_t load_slot(struct ptask *t, simtime_t now, simtime_t done)
+simtime_t it_load_slot(struct ptask *t, simtime_t now, simtime_t done)
 {
 	uint32_t mlp = thread_mlp(t), keep = 0, first = 0;
 	simtime_t next = now + t->w->mc->cycle;
@@ -318,7 +324,7 @@ static simtime_t exec_mem(struct ptask *t, const struct pinsn *in, int64_t *loc,
 
 		if (in->dst >= 0)
 			t->frames[t->depth - 1].ready[in->dst] = done;
-		return load_slot(t, now, done);
+		return it_load_slot(t, now, done);
 	}
 	return it_access(t, addr, in->addr.size, op, in->site, now);
 }
@@ -341,7 +347,7 @@ static simtime_t exec_work(struct ptask *t, const struct pinsn *in, int64_t *loc
 	return now;
 }
 
-static void exec_for_init(struct ptask *t, const struct pinsn *in, int64_t *loc)
+void it_for_init(struct ptask *t, const struct pinsn *in, int64_t *loc)
 {
 	const struct entities *e = t->w->ents;
 	uint32_t c = in->callee;
@@ -360,6 +366,7 @@ static void exec_for_init(struct ptask *t, const struct pinsn *in, int64_t *loc)
 		loc[c] = it_eval(t, in->a, loc);
 		if (!it_in_range(t, loc[c], e->nr, "entity"))
 			loc[c] = -1;
+		loc[c + 1] = 1; /* a walk through memory: the first step visits the start */
 		break;
 	case IT_CHILDREN:
 		loc[c] = it_eval(t, in->a, loc);
@@ -476,7 +483,7 @@ static void exec_counter(struct ptask *t, const struct pinsn *in, int64_t *loc)
 /* The scoreboard's bookkeeping for instructions that pass readiness on instead of waiting. */
 static void pass_ready(struct ptask *t, const struct pinsn *in, struct frame *f)
 {
-	simtime_t r = deps_ready(f, in->deps);
+	simtime_t r = it_deps_ready(f, in->deps);
 
 	switch (in->op) {
 	case P_SET:
@@ -522,7 +529,7 @@ static bool exec_free(struct ptask *t, const struct pinsn *in, struct frame *f,
 		f->pc = it_eval(t, in->a, loc) ? f->pc + 1 : in->target;
 		return true;
 	case P_FOR_INIT:
-		exec_for_init(t, in, loc);
+		it_for_init(t, in, loc);
 		break;
 	case P_FOR_NEXT:
 		f->pc = exec_for_next(t, in, loc) ? f->pc + 1 : in->target;
@@ -580,12 +587,17 @@ simtime_t interp_run(struct ptask *t, simtime_t now)
 			return INTERP_STOPPED;
 		t->now = now;
 		if (mc->mlp > 1) {
-			simtime_t r = deps_ready(f, in->deps);
+			simtime_t r = it_deps_ready(f, in->deps);
 
 			if (waits_for_operands(in->op) && r > now)
 				return r; /* re-run this instruction when its operands are there */
 			if (!waits_for_operands(in->op) && in->op != P_CALL)
 				pass_ready(t, in, f);
+		}
+		if (in->walk_mem) {
+			if ((next = it_walk(t, in, f, now)) > now)
+				return next;
+			continue;
 		}
 		if (exec_free(t, in, f, now)) {
 			if (mc->mlp > 1 && in->op == P_CALL && t->depth > 1 &&

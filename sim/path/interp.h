@@ -61,6 +61,13 @@
 enum lock_kind { LOCK_TICKET, LOCK_QUEUED, LOCK_KIND_COUNT };
 extern const char *const lock_kind_names[LOCK_KIND_COUNT + 1];
 
+/* A member's value when the run starts (kind and scenario `init:`, links; path.h). */
+struct ent_init {
+	uint64_t addr;
+	uint32_t size;
+	uint64_t value;
+};
+
 /* Entities: instances of kinds, with their objects' addresses. */
 struct entities {
 	uint32_t nr;
@@ -71,6 +78,9 @@ struct entities {
 	uint64_t *base;         /* per-cpu objects: CPU 0's instance */
 	uint32_t nr_base;
 	uint64_t *global_base;  /* per global object and node: [g * nodes + n] */
+	struct ent_init *init;  /* written into memory by world_init, in order */
+	uint32_t nr_init;
+	struct _GHashTable *by_addr; /* address a link points at -> entity id + 1 */
 };
 
 /* A growable list of samples (latencies), sorted only when a report asks. */
@@ -176,6 +186,10 @@ void world_init(struct world *w, const struct program *prog, struct mem *mem,
 		const struct machine *mc, const struct entities *ents, enum lock_kind lk,
 		uint64_t qnode_base, uint64_t work_base);
 void world_release(struct world *w);
+
+/* world_stats_reset - zero the lock, path and counter-read statistics, keeping the state
+ * (who holds a lock, the counters' true values): the end of a warm-up.  Can't fail. */
+void world_stats_reset(struct world *w);
 
 /* pthread_init - a thread of @w on @cpu. */
 void pthread_init(struct ptask *t, struct world *w, void *owner, int cpu);

@@ -59,15 +59,56 @@ bool it_in_range(struct ptask *t, int64_t v, int64_t n, const char *what)
 
 /* ------------------------------------------------------------------ addresses */
 
+/* The member's byte offset from its object: the constant part plus each index times its
+ * stride.  An index out of range is a model bug: the run stops and says where (index 0). */
+static uint64_t member_offset(struct ptask *t, const struct member_ref *a, const int64_t *loc)
+{
+	uint64_t off = a->off;
+
+	for (int i = 0; i < a->nr_idx; i++) {
+		int64_t ix = it_eval(t, a->idx[i], loc);
+
+		if (ix < 0 || (a->bound[i] && ix >= a->bound[i])) {
+			if (a->bound[i])
+				it_model_error(t, running(t), "index %" PRId64 " is out of range "
+					       "(expected 0 to %u)", ix, a->bound[i] - 1);
+			else
+				it_model_error(t, running(t), "index %" PRId64 " of a flexible array "
+					       "is negative (expected an index >= 0)", ix);
+			ix = 0;
+		}
+		off += (uint64_t)ix * a->stride[i];
+	}
+	return off;
+}
+
+/* P->MEMBER: the address is the pointer's value; NULL is the model's bug, as in the kernel. */
+static uint64_t ptr_addr(struct ptask *t, const struct member_ref *a, const int64_t *loc,
+			 int *cpu_out)
+{
+	uint64_t base = (uint64_t)loc[a->ptr];
+
+	if (cpu_out)
+		*cpu_out = t->cpu;
+	if (!base) {
+		it_model_error(t, running(t), "NULL pointer dereference (expected a pointer the "
+			       "entities' init: sets)");
+		return t->w->work_base + (uint64_t)t->cpu * WORK_SIZE; /* the run stops first */
+	}
+	return base + member_offset(t, a, loc);
+}
+
 uint64_t it_addr(struct ptask *t, const struct member_ref *a, int *cpu_out)
 {
 	struct world *w = t->w;
 	const int64_t *loc = t->frames[t->depth - 1].locals;
 	const uint32_t nodes = (uint32_t)w->mc->numa_nodes;
 	const struct kobj *ko;
-	uint64_t base, addr;
+	uint64_t base;
 	int64_t node = 0, cpu = t->cpu;
 
+	if (a->ptr >= 0)
+		return ptr_addr(t, a, loc, cpu_out);
 	if (a->node && !it_in_range(t, node = it_eval(t, a->node, loc), nodes, "node"))
 		node = 0;
 	if (a->ent >= 0) {
@@ -92,23 +133,7 @@ uint64_t it_addr(struct ptask *t, const struct member_ref *a, int *cpu_out)
 			cpu = t->cpu;
 		base += (uint64_t)cpu * PERCPU_STRIDE;
 	}
-	addr = base + a->off;
-	for (int i = 0; i < a->nr_idx; i++) {
-		int64_t ix = it_eval(t, a->idx[i], loc);
-
-		/* A model bug: stop the run and say where, rather than touch other memory. */
-		if (ix < 0 || (a->bound[i] && ix >= a->bound[i])) {
-			if (a->bound[i])
-				it_model_error(t, running(t), "index %" PRId64 " is out of range "
-					       "(expected 0 to %u)", ix, a->bound[i] - 1);
-			else
-				it_model_error(t, running(t), "index %" PRId64 " of a flexible array "
-					       "is negative (expected an index >= 0)", ix);
-			ix = 0;
-		}
-		addr += (uint64_t)ix * a->stride[i];
-	}
 	if (cpu_out)
 		*cpu_out = (int)cpu;
-	return addr;
+	return base + member_offset(t, a, loc);
 }

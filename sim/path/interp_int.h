@@ -31,6 +31,20 @@ void it_model_error(struct ptask *t, const struct pinsn *in, const char *fmt, ..
 
 void it_sample(struct samples *s, uint64_t v);
 
+/* it_deps_ready - when every local in @deps of frame @f has its value (mlp > 1). */
+simtime_t it_deps_ready(const struct frame *f, uint64_t deps);
+
+/* it_load_slot - a load whose data arrives at @done takes one of the thread's mlp slots.
+ * Return: when the thread can go on. */
+simtime_t it_load_slot(struct ptask *t, simtime_t now, simtime_t done);
+
+/* it_for_init - a loop's first state (P_FOR_INIT) in the hidden locals. */
+void it_for_init(struct ptask *t, const struct pinsn *in, int64_t *loc);
+
+/* it_walk - run a P_FOR_INIT/P_FOR_NEXT with walk_mem (interp_walk.c).  Return: when the
+ * thread continues (@now when the step loaded nothing). */
+simtime_t it_walk(struct ptask *t, const struct pinsn *in, struct frame *f, simtime_t now);
+
 /* Park the thread until @addr's line is written. */
 void it_park(struct ptask *t, uint64_t addr);
 

@@ -213,10 +213,12 @@ static bool load_objs(struct kobj **v, uint32_t *nr, const struct yt_node *map,
 	return true;
 }
 
+static int find_kind(const struct program *pr, const char *name);
+
 static bool load_kinds(struct program *pr, const struct yt_node *n, struct layout_lib *lib,
 		       struct c2c_err *err)
 {
-	static const char *const keys[] = {"objects", NULL};
+	static const char *const keys[] = {"objects", "init", "links", NULL};
 
 	if (!yt_expect_map(n, "kinds", NULL, err))
 		return false;
@@ -224,6 +226,14 @@ static bool load_kinds(struct program *pr, const struct yt_node *n, struct layou
 		struct kind *k;
 		const struct yt_node *o;
 
+		/* A kind declared by another file, without objects: this file adds init: values
+		 * for the members its own paths and layouts have (kinds_load_init). */
+		if (find_kind(pr, n->pairs[i].key->str) >= 0 &&
+		    yt_expect_map(n->pairs[i].val, n->pairs[i].key->str, keys, err) &&
+		    !yt_get(n->pairs[i].val, "objects"))
+			continue;
+		if (err->set)
+			return false;
 		pr->kinds = g_renew(struct kind, pr->kinds, pr->nr_kinds + 1);
 		k = &pr->kinds[pr->nr_kinds++];
 		memset(k, 0, sizeof(*k));
@@ -321,6 +331,8 @@ static void insn_deps(struct pinsn *in)
 		in->deps |= expr_locals(in->args[i]);
 	if (in->op <= P_TRYLOCK && a->ent >= 0)
 		in->deps |= 1ull << a->ent;
+	if (in->op <= P_TRYLOCK && a->ptr >= 0)
+		in->deps |= 1ull << a->ptr;
 	if (in->op == P_FOR_NEXT)
 		in->deps |= 3ull << in->callee; /* the cursor and the limit */
 }
@@ -443,6 +455,8 @@ struct program *program_load(const char *const *files, struct layout_lib *lib,
 	for (guint i = 0; ok && i < trees->len; i++)
 		ok = load_file_decls(pr, trees->pdata[i], paths->pdata[i], err);
 	ok = ok && (!consts || load_consts(pr, consts, true, err));
+	for (guint i = 0; ok && i < trees->len; i++)
+		ok = kinds_load_init(pr, yt_get(trees->pdata[i], "kinds"), lib, err);
 	for (guint i = 0; ok && i < trees->len; i++) {
 		const struct yt_node *ps = yt_get(trees->pdata[i], "paths");
 
@@ -498,6 +512,7 @@ void program_free(struct program *pr)
 	g_free(pr->paths);
 	for (uint32_t i = 0; i < pr->nr_kinds; i++) {
 		kobjs_free(pr->kinds[i].obj, pr->kinds[i].nr_obj);
+		g_free(pr->kinds[i].init);
 		g_free(pr->kinds[i].name);
 	}
 	g_free(pr->kinds);

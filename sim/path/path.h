@@ -21,6 +21,18 @@
  *         statc:  {layout: memcg_vmstats_percpu, alloc: percpu}
  *         memcg:  {layout: mem_cgroup, flex: nodes}   # room for nodeinfo[nr_node_ids]
  *         pn:     {layout: mem_cgroup_per_node, per: node, placement: 64}  # where it lands
+ *       links:                               # the pointers walks follow (optional)
+ *         parent: memcg.css.parent           #   points at the parent's enclosing struct
+ *         children: memcg.css.children       #   list_head: next -> first child's sibling
+ *         sibling: memcg.css.sibling         #   list_head: next sibling, or parent's head
+ *       init:                                # what the kernel leaves in memory at creation
+ *         memcg.memory.max: PAGE_COUNTER_MAX #   an integer expression of constants
+ *         memcg.memory.parent: "&parent.memcg.memory"  # an address (NULL at the root)
+ *         "memcg.nodeinfo[NODE]": "&pn[NODE]"          # once per node
+ *         pn.memcg: "&memcg"                 #   per-node object: every node's instance
+ *         memcg.vmstats_percpu: "&statc"     #   per-cpu object: its CPU 0 instance
+ *     memcg:                                 # in another file: no objects, more init:
+ *       init: {pn.lruvec_stats_percpu: "&lstatc[NODE]"}   # (members its layouts have)
  *   globals:                                 # objects that exist once
  *     stock: {layout: memcg_stock_pcp, alloc: percpu}
  *   paths:
@@ -73,6 +85,20 @@
  *   list_empty: {list, cpu, into}        ordinary accesses next to these operations
  *   truth: {counter, add}                the exact value of an approximate counter
  *   observe: {counter, value}            an approximate read: error against the truth
+ *
+ * Initial memory: memory is zero except what `init:` writes before time 0: the kind's entries
+ * in file order for each entity, then the scenario's `init:` (ENTITY.OBJECT.MEMBER: VALUE,
+ * same values, e.g. `init: {child.memcg.memory.max: 512}`).  A per-cpu target is written in
+ * every CPU's instance; a pointer to a per-cpu object is its CPU 0 instance (the kernel's
+ * __percpu pointer; OBJ@c is that plus c units).  Members of at most 8 bytes, no bitfields.
+ *
+ * Pointers: a local loaded from a member of type `struct X *` (X's layout loadable) addresses
+ * `P->MEMBER`, so the access waits for that load under mlp > 1 (a pointer chase, found from
+ * the data flow, no annotation); P == 0 stops the run (a model error, like the kernel's
+ * oops).  ancestors(E)/children(E) of a kind with `links:` load the parent pointer (each
+ * step after the first) and children.next / sibling.next: the next entity is the one whose
+ * link the loaded value points at, and the loop variable is ready when that load completes.
+ * Kinds without links walk the scenario's tree without memory accesses (2.6.31's memcg).
  *
  * Values: every byte of simulated memory has a value (the directory keeps each line's 64
  * bytes), so loads see what stores and atomics wrote, in simulated time order.  Locals are
@@ -138,6 +164,7 @@ struct member_ref {
 	struct expr *idx[PATH_MAX_IDX];
 	struct expr *cpu;     /* OBJ@EXPR, or NULL for the executing CPU */
 	struct expr *node;    /* per-node object index (OBJ[EXPR] on a per: node object) */
+	int16_t ptr;          /* `P->MEMBER`: local holding the object's address, -1 none */
 };
 
 struct pinsn {
@@ -152,6 +179,8 @@ struct pinsn {
 	struct expr **args;   /* P_CALL arguments */
 	uint8_t nr_args;
 	uint8_t delay_cycles; /* P_DELAY: a is in cycles (1) or ns (0) */
+	uint8_t walk_mem;     /* P_FOR_INIT/NEXT of ancestors/children: follow the kind's
+			       * links in simulated memory (a load per step) */
 	uint64_t deps;        /* locals the instruction reads (the scoreboard, interp.h) */
 	struct c2c_mark mark;
 };
@@ -179,10 +208,44 @@ struct kobj {
 	int32_t placement;    /* bytes past a 128-byte boundary (`placement:`), -1 by the rule */
 };
 
+/* An initial value of a kind's member (`init:`), written when an entity is created. */
+enum kinit_ref {
+	KINIT_VALUE,  /* the integer @value */
+	KINIT_SELF,   /* the address of a member of this entity's object @ref_obj */
+	KINIT_PARENT, /* the same in the parent entity; NULL (0) at the root */
+	KINIT_REF_COUNT
+};
+
+struct kinit {
+	uint16_t obj;           /* target object of the kind */
+	uint32_t off, size;     /* member: offset (node 0) and bytes */
+	uint32_t node_stride;   /* `[NODE]` in the member path: bytes per node */
+	bool each_node;         /* written once per NUMA node (per-node object or NODE used) */
+	uint8_t ref;            /* enum kinit_ref */
+	uint16_t ref_obj;
+	uint32_t ref_off, ref_node_stride;
+	int64_t value;
+	struct c2c_mark mark;
+};
+
+/* A pointer the kernel follows to walk the hierarchy (`links:`): the member at @off of
+ * object @obj; for `parent` it points at the parent's member @to_off of the same object
+ * (css.parent -> the parent's css), for `children`/`sibling` they are list_heads. */
+struct klink {
+	bool set;
+	uint16_t obj;
+	uint32_t off, to_off;
+};
+
+enum klink_kind { KLINK_PARENT, KLINK_CHILDREN, KLINK_SIBLING, KLINK_COUNT };
+
 struct kind {
 	char *name;
 	struct kobj *obj;
 	uint32_t nr_obj;
+	struct kinit *init;     /* in file order: a later entry overwrites an earlier one */
+	uint32_t nr_init;
+	struct klink link[KLINK_COUNT];
 };
 
 struct program {
@@ -214,6 +277,22 @@ struct program {
 struct program *program_load(const char *const *files, struct layout_lib *lib,
 			     const struct yt_node *consts, uint32_t site_base, struct c2c_err *err);
 void program_free(struct program *p);
+
+/*
+ * kinit_compile - compile one initial value of kind @k: @key is "OBJ[.MEMBER]" (NODE in an
+ * index or a per-node object: once per node), @val an integer expression of @pr's constants
+ * or "&[parent.]OBJ[.MEMBER]".  Also used for a scenario's `init:` entries.
+ * Return: false with @err at the offending node (unknown object or member, a member over 8
+ * bytes or a bitfield, a value that is not constant).
+ */
+bool kinit_compile(struct program *pr, struct layout_lib *lib, const struct kind *k,
+		   const struct yt_node *key, const struct yt_node *val, struct kinit *ki,
+		   struct c2c_err *err);
+
+/* kinds_load_init - `init:` and `links:` of the kinds in the `kinds:` mapping @kinds (the
+ * kinds are declared already; constants are final).  Return: false with @err set. */
+bool kinds_load_init(struct program *pr, const struct yt_node *kinds, struct layout_lib *lib,
+		     struct c2c_err *err);
 
 /* program_find - the index of path @name, or -1. */
 int program_find(const struct program *p, const char *name);

@@ -117,6 +117,7 @@ static bool member_path(struct pcomp *pc, const struct layout *l, const char *mp
 		a->idx[a->nr_idx++] = pc_expr_text(pc, vars->pdata[i], at);
 	}
 	if (ok) {
+		pc->last_type = r0.m ? r0.m->type : NULL;
 		a->off = (uint32_t)r0.offset;
 		*msize = (uint32_t)(r0.size ? r0.size : 8);
 	}
@@ -172,6 +173,39 @@ static bool object_token(struct pcomp *pc, const struct kobj *objs, uint32_t nr,
 	return true;
 }
 
+/* The size of an access to a member of @msize bytes: @size when given; at most 64. */
+static bool access_size(struct pcomp *pc, const struct yt_node *n, uint32_t size,
+			uint32_t msize, struct member_ref *a)
+{
+	a->size = size ? size : msize;
+	if (a->size <= 64)
+		return true;
+	err_set(pc->err, n->mark, "'%s': %u bytes (expected an access of at most 64 bytes; "
+		"name a member inside it)", n->str, a->size);
+	return false;
+}
+
+/* "P->MEMBER": P a local loaded from a `struct X *` member; the address is P's value, so
+ * the access depends on that load (the scoreboard, interp.h). */
+static bool pointer_addr(struct pcomp *pc, const struct yt_node *n, uint32_t size,
+			 struct member_ref *a)
+{
+	const char *arrow = strstr(n->str, "->");
+	g_autofree char *name = g_strndup(n->str, (size_t)(arrow - n->str));
+	int l = pc_local(pc, g_strstrip(name), -1, false);
+	uint32_t msize = 8;
+
+	if (l < 0 || !pc->local_ptr[l]) {
+		err_set(pc->err, n->mark, "'%s': '%s' is not a pointer (expected a local loaded "
+			"from a member of type struct NAME *, with NAME's layout loaded)", n->str,
+			name);
+		return false;
+	}
+	a->ptr = (int16_t)l;
+	return member_path(pc, pc->local_ptr[l], arrow + 2, n->mark, a, &msize) &&
+	       access_size(pc, n, size, msize, a);
+}
+
 static bool compile_addr(struct pcomp *pc, const struct yt_node *n, uint32_t size,
 			 struct member_ref *a)
 {
@@ -181,13 +215,16 @@ static bool compile_addr(struct pcomp *pc, const struct yt_node *n, uint32_t siz
 	int l;
 
 	memset(a, 0, sizeof(*a));
-	a->ent = -1;
+	a->ent = a->ptr = -1;
+	pc->last_type = NULL;
 	if (!n || n->kind != YT_SCALAR) {
-		err_set(pc->err, n ? n->mark : pc->mark, "at: expected ENTITY.OBJECT.MEMBER or "
-			"GLOBAL.MEMBER");
+		err_set(pc->err, n ? n->mark : pc->mark, "at: expected ENTITY.OBJECT.MEMBER, "
+			"GLOBAL.MEMBER or POINTER->MEMBER");
 		return false;
 	}
 	p = n->str;
+	if (strstr(p, "->"))
+		return pointer_addr(pc, n, size, a);
 	{
 		size_t len = strcspn(p, ".[@");
 		g_autofree char *first = g_strndup(p, len);
@@ -218,13 +255,7 @@ static bool compile_addr(struct pcomp *pc, const struct yt_node *n, uint32_t siz
 	} else {
 		msize = (uint32_t)(ko->layout->size < 8 ? ko->layout->size : 8);
 	}
-	a->size = size ? size : msize;
-	if (a->size > 64) {
-		err_set(pc->err, n->mark, "'%s': %u bytes (expected an access of at most 64 bytes; "
-			"name a member inside it)", n->str, a->size);
-		return false;
-	}
-	return true;
+	return access_size(pc, n, size, msize, a);
 }
 
 bool pc_addr(struct pcomp *pc, const struct yt_node *n, uint32_t size, struct member_ref *a)
@@ -243,4 +274,20 @@ void member_ref_release(struct member_ref *a)
 	expr_free(a->node);
 	a->nr_idx = 0;
 	a->cpu = a->node = NULL;
+}
+
+const struct layout *pc_pointee(struct pcomp *pc)
+{
+	const char *t = pc->last_type;
+	size_t len;
+	g_autofree char *name = NULL;
+	struct c2c_err scratch = {0};
+
+	if (!t || !g_str_has_prefix(t, "struct ") || !g_str_has_suffix(t, " *"))
+		return NULL;
+	len = strlen(t) - strlen("struct ") - strlen(" *");
+	name = g_strndup(t + strlen("struct "), len);
+	/* A pointer to a struct without a layout here is a value, not an address the model
+	 * can use: no error. */
+	return layout_lib_get(pc->lib, name, pc->mark, &scratch);
 }

@@ -23,6 +23,8 @@ struct pcomp {
 	GArray *code;          /* struct pinsn */
 	char *locals[PATH_MAX_LOCALS];
 	int16_t local_kind[PATH_MAX_LOCALS];
+	const struct layout *local_ptr[PATH_MAX_LOCALS]; /* loaded from a `struct X *` member */
+	const char *last_type; /* C type of the member pc_addr resolved last (NULL: none) */
 	uint8_t nr_locals;
 	struct pcloop loops[PC_MAX_LOOPS];
 	int nr_loops;
@@ -43,6 +45,10 @@ uint32_t pc_site(struct pcomp *pc, const char *op, const char *at);
 /* pc_addr - compile the address text of @n into @a; @size overrides the member's size (0:
  * the member's).  Return: false with pc->err set and nothing left allocated in @a. */
 bool pc_addr(struct pcomp *pc, const struct yt_node *n, uint32_t size, struct member_ref *a);
+
+/* pc_pointee - the layout the member pc_addr resolved last points to (`struct X *` with X's
+ * layout loadable), or NULL. */
+const struct layout *pc_pointee(struct pcomp *pc);
 
 /* pc_body - compile a sequence of operations. */
 bool pc_body(struct pcomp *pc, const struct yt_node *seq);

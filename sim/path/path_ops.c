@@ -41,6 +41,8 @@ static bool op_access(struct pcomp *pc, uint8_t op, const struct yt_node *v, con
 	if (v->kind == YT_MAP) {
 		if ((in.dst = (int16_t)local_for(pc, yt_get(v, "into"), "into")) == -2)
 			goto fail;
+		if (op == P_LOAD && in.dst >= 0)  /* a loaded pointer can address (P->MEMBER) */
+			pc->local_ptr[in.dst] = pc_pointee(pc);
 		if (op == P_STORE && !(in.a = pc_expr(pc, yt_get(v, "value"), "store.value")))
 			goto fail;
 		if (op == P_RMW || op == P_ATOMIC) {
@@ -238,6 +240,15 @@ static bool parse_iter(struct pcomp *pc, const struct yt_node *n, struct pinsn *
 	}
 }
 
+/* Does a walk of @it over entities of @kind follow pointers in memory (the kind's links)? */
+static uint8_t walk_links(const struct pcomp *pc, uint8_t it, int16_t kind)
+{
+	const struct kind *k = kind >= 0 ? &pc->prog->kinds[kind] : NULL;
+
+	return k && ((it == IT_ANCESTORS && k->link[KLINK_PARENT].set) ||
+		     (it == IT_CHILDREN && k->link[KLINK_CHILDREN].set));
+}
+
 static bool op_for(struct pcomp *pc, const struct yt_node *map)
 {
 	static const char *const keys[] = {"for", "do", NULL};
@@ -268,6 +279,9 @@ static bool op_for(struct pcomp *pc, const struct yt_node *map)
 		goto fail;
 	}
 	init.callee = (uint32_t)cursor;
+	init.walk_mem = walk_links(pc, init.kind, kind);
+	if (init.walk_mem && init.kind == IT_CHILDREN)
+		init.site = pc_site(pc, "walk", yt_get(f, "in")->str); /* children.next */
 	g_array_append_val(pc->code, init);
 	top = pc_here(pc);
 	{
@@ -276,6 +290,9 @@ static bool op_for(struct pcomp *pc, const struct yt_node *map)
 		next->kind = init.kind;
 		next->dst = (int16_t)var;
 		next->callee = (uint32_t)cursor;
+		next->walk_mem = init.walk_mem;
+		if (next->walk_mem)  /* loads the parent pointer or sibling.next */
+			next->site = pc_site(pc, "walk", yt_get(f, "in")->str);
 	}
 	lp = &pc->loops[pc->nr_loops++];
 	lp->breaks = g_array_new(FALSE, FALSE, sizeof(uint32_t));

@@ -153,6 +153,22 @@ static void thread_step(struct sim *sim, void *data, uint64_t arg)
 	schedule(sim, t, next);
 }
 
+/* The end of the warm-up (end.warmup_us): what happened so far is not measured, as
+ * will-it-scale and perf measure a steady state; the caches, locks and values stay. */
+static void warmup_done(struct sim *sim, void *data, uint64_t arg)
+{
+	struct run_result *r = data;
+
+	(void)arg;
+	if (!sim->q->len)
+		return; /* every thread finished before the warm-up ended: all of it is measured */
+	mem_stats_reset(sim->mem);
+	if (sim->world)
+		world_stats_reset(sim->world);
+	for (uint32_t a = 0; a < r->nr_actors; a++)
+		r->actors[a].iterations = 0;
+}
+
 /* world->wake: a parked thread continues at @when. */
 static void wake_thread(void *data, void *thread, simtime_t when)
 {
@@ -233,6 +249,8 @@ struct run_result *run_variant(const struct scenario *sc, uint32_t vi, bool chec
 			evq_push(sim.q, 0, thread_step, &th[n], 0);
 		}
 	}
+	if (v->warmup)
+		evq_push(sim.q, v->warmup, warmup_done, r, 0);
 	while (!sim_stopped(&sim) && evq_pop(sim.q, &ev)) {
 		ev.fn(&sim, ev.data, ev.arg);
 		/* The host's watch (runwatch.h): a signal stops the run between two events. */
@@ -245,6 +263,8 @@ struct run_result *run_variant(const struct scenario *sc, uint32_t vi, bool chec
 	r->events = sim.q->dispatched;
 	r->sim_time = r->interrupted ? evq_now(sim.q)
 		    : sim.cut && v->end_time > sim.end ? v->end_time : sim.end;
+	r->warmup = v->warmup < r->sim_time ? v->warmup : 0;
+	r->sim_time -= r->warmup; /* throughput is over the measured window */
 	evq_free(sim.q);
 	g_free(sim.cpu_shared);
 	for (uint32_t i = 0; sim.world && i < nr_threads; i++)

@@ -33,7 +33,9 @@ struct run_result {
 	struct mem *mem;           /* caches, directory and all statistics (owned) */
 	char **site_names;         /* code sites: "inc:0 locked_rmw counter+0" (shared, not owned) */
 	uint32_t nr_sites;
-	simtime_t sim_time;        /* simulated time at the end (reached, when interrupted), ps */
+	simtime_t sim_time;        /* the measured window, ps: from the end of the warm-up (or 0)
+				    * to the end (reached, when interrupted) */
+	simtime_t warmup;          /* end.warmup_us: excluded from every statistic */
 	bool interrupted;          /* stopped early by SIGINT/SIGTERM (runwatch.h): incomplete */
 	uint64_t events;           /* events dispatched */
 	struct actor_result *actors;

@@ -33,9 +33,11 @@ static bool load_program(struct loader *ld, const struct yt_node *root)
 	bool ok = true;
 
 	if (!seq) {
-		if ((k = yt_get(root, "entities")) || (k = yt_get(root, "constants")))
+		if ((k = yt_get(root, "entities")) || (k = yt_get(root, "constants")) ||
+		    (k = yt_get(root, "init")))
 			err_set(ld->err, k->mark, "%s without paths (expected paths: [DIR...] of path "
-				"models)", k == yt_get(root, "entities") ? "entities" : "constants");
+				"models)", k == yt_get(root, "entities") ? "entities"
+				: k == yt_get(root, "init") ? "init" : "constants");
 		return !ld->err->set;
 	}
 	if (!yt_expect_seq(seq, "paths", ld->err) ||
@@ -74,7 +76,7 @@ static bool load_program(struct loader *ld, const struct yt_node *root)
 
 static bool load_end(struct variant *v, const struct yt_node *n, struct c2c_err *err)
 {
-	static const char *const keys[] = {"time_us", "time_ns", "iterations", NULL};
+	static const char *const keys[] = {"time_us", "time_ns", "iterations", "warmup_us", NULL};
 	struct yt_node *k;
 	int64_t it;
 
@@ -93,6 +95,15 @@ static bool load_end(struct variant *v, const struct yt_node *n, struct c2c_err 
 		err_set(err, n->mark, "end: no end condition (expected time_us, time_ns or "
 			"iterations greater than zero)");
 		return false;
+	}
+	if ((k = yt_get(n, "warmup_us"))) {
+		if (!yt_duration(k, "end.warmup_us", PS_PER_US, &v->warmup, err))
+			return false;
+		if (v->end_time && v->warmup >= v->end_time) {
+			err_set(err, k->mark, "end.warmup_us: not before the end time (expected a "
+				"warm-up shorter than the run)");
+			return false;
+		}
 	}
 	return true;
 }
@@ -132,8 +143,8 @@ static bool load_variant(struct variant *v, const char *dir, struct c2c_err *err
 {
 	static const char *const keys[] = {"name", "description", "machine", "seed", "end",
 					   "layouts", "regions", "objects", "paths", "constants",
-					   "lock_kind", "entities", "actors", "trace", "report",
-					   "variants", "headline", "expect",
+					   "lock_kind", "entities", "init", "actors", "trace",
+					   "report", "variants", "headline", "expect",
 					   "layout_edits", NULL};
 	struct loader ld = {.v = v, .dir = dir, .err = err};
 	struct yt_node *root = v->tree, *k;

@@ -115,6 +115,7 @@ struct variant {
 	uint64_t seed;
 	simtime_t end_time;    /* 0 = no time limit */
 	uint64_t end_iterations; /* 0 = no iteration limit */
+	simtime_t warmup;      /* end.warmup_us: statistics start here (0 = from the start) */
 	struct report_opts report;
 	struct program *prog;  /* kernel path models (NULL when the scenario has none) */
 	struct entities ents;  /* entity instances (memcgs, mms) and their objects */

@@ -34,6 +34,10 @@ bool scn_load_objects(struct loader *ld, const struct yt_node *root);
 /* scn_load_entities - the program's global objects and the scenario's `entities`. */
 bool scn_load_entities(struct loader *ld, const struct yt_node *root);
 
+/* scn_init_entities - the entities' initial memory (links, kinds' and the scenario's
+ * `init:`) into ents.init, and the link targets into ents.by_addr; see scenario_init.c. */
+bool scn_init_entities(struct loader *ld, const struct yt_node *root);
+
 /* scn_loader_release - what the loader allocated for itself (allocation cursors). */
 void scn_loader_release(struct loader *ld);
 

@@ -628,6 +628,7 @@ bool scn_load_entities(struct loader *ld, const struct yt_node *root)
 		ok = load_entity(ld, seq->items[i], i);
 	if (ok)
 		add_qnodes(ld);
+	ok = ok && scn_init_entities(ld, root);
 	if (ok && (bad = objmap_seal(&ld->v->objs)) != OBJ_NONE) {
 		err_set(ld->err, root->mark, "scenario: '%s' overlaps another object in memory",
 			ld->v->objs.v[bad].name);

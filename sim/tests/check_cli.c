@@ -45,7 +45,8 @@ END_TEST
 START_TEST(run_default_is_seed_002)
 {
 	g_autofree char *tmp = tmpdir();
-	const char *a[] = {"run", "--quiet", "--out", tmp, "--set", "end.time_us=60", NULL};
+	const char *a[] = {"run", "--quiet", "--out", tmp, "--set", "end.time_us=60", "--set",
+			   "end.warmup_us=10", NULL};
 	struct cmd c;
 
 	c2csim(&c, a);

@@ -506,8 +506,9 @@ START_TEST(scenario_load_errors)
 		{"- 1\n", NULL, ":1:1: scenario: expected a mapping at the top"},
 		{HEAD ACTORS "regoins: []\n", NULL,
 		 ":9:1: scenario: unknown key 'regoins' (expected one of: name, description, machine, "
-		 "seed, end, layouts, regions, objects, paths, constants, lock_kind, entities, "
-		 "actors, trace, report, variants, headline, expect, layout_edits; did you mean 'regions'?)"},
+		 "seed, end, layouts, regions, objects, paths, constants, lock_kind, entities, init, "
+		 "actors, trace, report, variants, headline, expect, layout_edits; did you mean "
+		 "'regions'?)"},
 		{HEAD ACTORS "variants:\n  - name: x\n  - name: x\n", NULL,
 		 ":11:11: variants[1]: variant 'x' defined twice"},
 		{HEAD ACTORS "variants:\n  - name: a b\n", NULL,

@@ -143,9 +143,10 @@ START_TEST(seed001_before_after)
 	/* before: both res_counter locks on every fault and free, contended; the res.lock line
 	 * (struct mem_cgroup line 1: res.failcnt, res.lock, memsw.usage..failcnt) on top. */
 	ck_assert_uint_gt(b.res_acq, 0);
-	/* Equal but for the calls the end time cut between the two locks: one per thread. */
-	ck_assert_uint_ge(b.res_acq, b.memsw_acq);
-	ck_assert_uint_le(b.res_acq, b.memsw_acq + b.threads);
+	/* Equal but for the calls cut between the two locks, by the end time or the end of the
+	 * warm-up: at most one of each per CPU. */
+	ck_assert_uint_le(b.res_acq, b.memsw_acq + 2 * b.threads);
+	ck_assert_uint_le(b.memsw_acq, b.res_acq + 2 * b.threads);
 	ck_assert_uint_gt(b.res_cont * 10, b.res_acq);          /* > 10% of acquisitions wait */
 	ck_assert_uint_gt(b.memsw_cont * 10, b.memsw_acq);
 	ck_assert_uint_eq(b.top_line, b.res_lock_line);

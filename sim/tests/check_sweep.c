@@ -14,7 +14,7 @@
 /* The acceptance grid: seed 002, threads {1, 2, 4, 8, 16, 20} x {before, after}, short. */
 #define SEED002_GRID "scenarios/seeds/002-lruvec-prefetch.yaml " \
 	"--axis 'actors[0].cpus=0-0|0-1|0-3|0-7|0-15|0-19' --axis 'variant=before|after' " \
-	"--set end.time_us=100"
+	"--set end.time_us=100 --set end.warmup_us=50"
 
 /* sweep.csv of the acceptance grid run with @jobs workers into @dir/j@jobs. */
 static char *sweep_csv(const char *dir, int jobs)
@@ -202,13 +202,14 @@ START_TEST(sweep_file_grid)
 		"\"$C2CSIM\" sweep '%s/grid.yaml' --out '%s/s' --emit-jobs '%s/j1' && "
 		"\"$C2CSIM\" sweep scenarios/seeds/002-lruvec-prefetch.yaml --axis "
 		"'actors[0].cpus=0-0|0-1' --axis 'variant=before|after' --set end.time_us=100 "
-		"--out '%s/s' --emit-jobs '%s/j2' && cmp '%s/j1' '%s/j2' && wc -l < '%s/j1'",
+		"--set end.warmup_us=50 --out '%s/s' --emit-jobs '%s/j2' && cmp '%s/j1' '%s/j2' && "
+		"wc -l < '%s/j1'",
 		dir, dir, dir, dir, dir, dir, dir, dir);
 	g_autofree char *bad = g_strdup_printf("\"$C2CSIM\" sweep '%s/bad.yaml'", dir);
 	g_autofree char *out = NULL, *jobs = NULL;
 
 	sh_put(dir, "grid.yaml", "scenario: scenarios/seeds/002-lruvec-prefetch.yaml\n"
-	       "set: {end.time_us: 100}\naxes:\n  actors[0].cpus: [0-0, 0-1]\n"
+	       "set: {end.time_us: 100, end.warmup_us: 50}\naxes:\n  actors[0].cpus: [0-0, 0-1]\n"
 	       "  variant: [before, after]\n");
 	ck_assert_msg(sh_run(cmd, &out) == 0, "%s", out);
 	ck_assert_msg(g_str_has_suffix(out, "\n4\n"), "4 job lines: %s", out);
