@@ -20,6 +20,7 @@ struct run_args {
 	GPtrArray *only;     /* --variant names (point into argv), NULL-terminated when used */
 	bool seed_set, check, quiet;
 	uint64_t seed;
+	struct c2c_limits limits;
 };
 
 /* A file under the working directory, else under the source tree (so `c2csim` works from
@@ -54,7 +55,6 @@ static bool parse_run_args(int argc, char **argv, struct run_args *a, struct c2c
 	for (int i = 1; i < argc; i++) {
 		const char *opt = argv[i];
 		bool has_val = i + 1 < argc;
-		char *end;
 
 		if (!strcmp(opt, "--check")) {
 			a->check = true;
@@ -70,9 +70,13 @@ static bool parse_run_args(int argc, char **argv, struct run_args *a, struct c2c
 			err_setf(err, "c2csim run: %s needs a value (see c2csim --help)", opt);
 			return false;
 		} else if (!strcmp(opt, "--seed")) {
-			a->seed = g_ascii_strtoull(argv[++i], &end, 0);
+			const char *s = argv[++i];
+			bool hex = g_str_has_prefix(s, "0x") || g_str_has_prefix(s, "0X");
+
+			/* Decimal or 0x-hex, as in the scenario file; too large is an error, not 2^64-1. */
 			a->seed_set = true;
-			if (!*argv[i] || *end || argv[i][0] == '-') {
+			if (!g_ascii_string_to_unsigned(s + (hex ? 2 : 0), hex ? 16 : 10, 0, UINT64_MAX,
+							&a->seed, NULL)) {
 				err_setf(err, "c2csim run: --seed '%s' (expected a non-negative integer)",
 					 argv[i]);
 				return false;
@@ -91,7 +95,8 @@ static bool parse_run_args(int argc, char **argv, struct run_args *a, struct c2c
 			add_override(a, kv, err);
 		} else if (opt[0] == '-') {
 			err_setf(err, "c2csim run: unknown option '%s' (expected --seed, --out, --set, "
-				 "--variant, --check, --quiet, --pair, --callers or --sort)", opt);
+				 "--variant, --check, --quiet, --pair, --callers, --sort or a --max-* "
+				 "limit)", opt);
 			return false;
 		} else if (a->scenario) {
 			err_setf(err, "c2csim run: more than one scenario ('%s' and '%s')",
@@ -132,9 +137,10 @@ static int run_scenario(struct run_args *a, struct c2c_err *err)
 		g_ptr_array_add(a->only, NULL);
 	sc = scenario_load_only(path, (struct override *)(void *)a->ov->data, a->ov->len,
 				a->seed_set, a->seed,
-				a->only->len ? (const char *const *)a->only->pdata : NULL, err);
+				a->only->len ? (const char *const *)a->only->pdata : NULL, &a->limits,
+				err);
 	if (!sc)
-		return 2;
+		return err->limit ? 1 : 2;
 	runs = g_new0(struct run_result *, sc->nr_variants);
 	for (uint32_t i = 0; i < sc->nr_variants && !status; i++)
 		if (!(runs[i] = run_variant(sc, i, a->check, err)))
@@ -143,7 +149,7 @@ static int run_scenario(struct run_args *a, struct c2c_err *err)
 		text = make_report(sc, runs);
 		out = a->out ? g_strdup(a->out) : g_build_filename("results", sc->name, NULL);
 		if (!output_write(out, sc, runs, sc->nr_variants, text, err))
-			status = 2;
+			status = err->limit ? 1 : 2;
 	}
 	if (!status && !a->quiet)
 		fputs(text, stdout);
@@ -166,7 +172,9 @@ int cli_run(int argc, char **argv)
 
 	/* C2CSIM_CHECK=1 turns the invariant checks on for every run (the test suite sets it). */
 	a.check = g_strcmp0(g_getenv("C2CSIM_CHECK"), "1") == 0;
-	status = parse_run_args(argc, argv, &a, &err) ? run_scenario(&a, &err) : 2;
+	limits_default(&a.limits);
+	status = limits_parse_args(&a.limits, &argc, argv, &err) &&
+		 parse_run_args(argc, argv, &a, &err) ? run_scenario(&a, &err) : 2;
 
 	if (err.set)
 		fprintf(stderr, "%s\n", err.msg);
@@ -201,6 +209,11 @@ static int bench_one(const char *name, uint64_t scale)
 		return 2;
 	}
 	sc->v[0].end_time *= scale;
+	/* The benchmark's length is its own (--scale): the run limits grow with it. */
+	if (!g_uint64_checked_mul(&sc->limits.events, sc->limits.events, scale))
+		sc->limits.events = UINT64_MAX;
+	if (!g_uint64_checked_mul(&sc->limits.time_us, sc->limits.time_us, scale))
+		sc->limits.time_us = UINT64_MAX;
 	t0 = host_seconds();
 	r = run_variant(sc, 0, false, &err);
 	t = host_seconds() - t0;

@@ -14,6 +14,7 @@
 
 struct c2c_err {
 	bool set;
+	bool limit;   /* a resource limit was reached (exit 1, core/limits.h), not bad input */
 	char msg[C2C_ERR_MAX];
 };
 

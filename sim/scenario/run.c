@@ -35,6 +35,7 @@ struct sim {
 	const struct variant *v;
 	simtime_t end;       /* the last time any thread finished or was cut */
 	bool cut;            /* the end time stopped at least one thread */
+	const struct c2c_limits *lim;
 };
 
 /* Compute time of @cpu stretched when its core's SMT threads all run (machine parameter). */
@@ -143,18 +144,37 @@ static void result_init(struct run_result *r, const struct variant *v)
 	}
 }
 
+/* May @ev be dispatched within the scenario's event and time limits?  If not, the run stops as
+ * a failure of the memory system would (mem->failed), marked as a limit. */
+static bool within_limits(struct sim *sim, const struct event *ev)
+{
+	struct mem *m = sim->mem;
+
+	if (sim->q->dispatched >= sim->lim->events)
+		limits_fail(m->fail_msg, sizeof(m->fail_msg), sim->lim, LIMIT_OF(events),
+			    "dispatched");
+	else if (ev->time > limits_time_ps(sim->lim))
+		limits_fail(m->fail_msg, sizeof(m->fail_msg), sim->lim, LIMIT_OF(time_us),
+			    "simulated");
+	else
+		return true;
+	m->failed = m->limit_reached = true;
+	return false;
+}
+
 struct run_result *run_variant(const struct scenario *sc, uint32_t vi, bool check,
 			       struct c2c_err *err)
 {
 	const struct variant *v = &sc->v[vi];
 	struct run_result *r = g_new0(struct run_result, 1);
-	struct sim sim = {.q = evq_new(), .v = v};
+	struct sim sim = {.q = evq_new(), .v = v, .lim = &sc->limits};
 	uint32_t nr_threads = 0, n = 0;
 	struct thread *th;
 	struct event ev;
 
 	result_init(r, v);
 	sim.mem = r->mem = mem_new(&v->mc, &v->objs, check);
+	sim.mem->lim = &sc->limits;
 	sim.cpu_shared = smt_sharing(v);
 	if (v->prog) {
 		r->prog = v->prog;
@@ -178,7 +198,7 @@ struct run_result *run_variant(const struct scenario *sc, uint32_t vi, bool chec
 			evq_push(sim.q, 0, thread_step, &th[n], 0);
 		}
 	}
-	while (!sim.mem->failed && evq_pop(sim.q, &ev))
+	while (!sim.mem->failed && evq_pop(sim.q, &ev) && within_limits(&sim, &ev))
 		ev.fn(&sim, ev.data, ev.arg);
 	r->events = sim.q->dispatched;
 	r->sim_time = sim.cut && v->end_time > sim.end ? v->end_time : sim.end;
@@ -191,6 +211,7 @@ struct run_result *run_variant(const struct scenario *sc, uint32_t vi, bool chec
 		sim.world->wake = NULL; /* the queue is gone */
 	if (sim.mem->failed) {
 		err_setf(err, "%s: variant %s: %s", sc->path, v->name, sim.mem->fail_msg);
+		err->limit = sim.mem->limit_reached;
 		run_result_free(r);
 		return NULL;
 	}

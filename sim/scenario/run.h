@@ -44,7 +44,7 @@ struct run_result {
 
 /* run_variant - simulate variant @v of @sc.  Return: the result (free with run_result_free),
  * or NULL with @err set when the simulation failed (an invariant violation: err holds the
- * report, exit status 1). */
+ * report, exit status 1) or reached one of sc->limits (err->limit set, exit status 1). */
 struct run_result *run_variant(const struct scenario *sc, uint32_t v, bool check,
 			       struct c2c_err *err);
 
