@@ -77,8 +77,8 @@ static bool parse_run_args(int argc, char **argv, struct run_args *a, struct c2c
 			a->seed_set = true;
 			if (!g_ascii_string_to_unsigned(s + (hex ? 2 : 0), hex ? 16 : 10, 0, UINT64_MAX,
 							&a->seed, NULL)) {
-				err_setf(err, "c2csim run: --seed '%s' (expected a non-negative integer)",
-					 argv[i]);
+				err_setf(err, "c2csim run: --seed '%s' (expected an integer in [0, "
+					 "18446744073709551615])", argv[i]);
 				return false;
 			}
 		} else if (!strcmp(opt, "--out")) {

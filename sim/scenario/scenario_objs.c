@@ -188,7 +188,7 @@ static bool load_region(struct loader *ld, const struct yt_node *n, uint32_t i, 
 	if (addr > UINT64_MAX - (uint64_t)size) {
 		err_set(ld->err, (k ? k : n)->mark, "%s: region '%s' at 0x%" G_GINT64_MODIFIER "x "
 			"size %" G_GINT64_FORMAT " ends past the top of the address space (expected "
-			"address + size at most 2^64)", what, name, addr, size);
+			"address + size below 2^64)", what, name, addr, size);
 		return false;
 	}
 	objmap_add(&ld->v->objs, name, NULL, addr, (uint64_t)size, (uint16_t)node);
