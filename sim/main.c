@@ -3,7 +3,7 @@
  *
  *   c2csim run [SCENARIO] [--seed N] [--out DIR] [--set KEY=VALUE]... [--variant NAME]...
  *              [--check] [--quiet]
- *              [--pair] [--callers] [--sort tot|lcl|rmt]
+ *              [--pair] [--callers] [--sort tot|lcl|rmt] [--max-events N] [--max-*...]
  *   c2csim protocol          print the coherence protocol table
  *   c2csim bench [--scale N] simulated accesses per host second on the benchmark scenarios
  *   c2csim --help | --version
@@ -38,6 +38,10 @@ static const char usage[] =
 	"      --callers             split the Pareto rows by caller, the call site one frame up\n"
 	"                            (perf c2c -g)\n"
 	"      --sort tot|lcl|rmt    sort the cacheline table by total, local or remote HITMs\n"
+	"      --max-events N, --max-time-us N, --max-lines N, --max-entities N,\n"
+	"      --max-trace-lines N, --max-output-mib N\n"
+	"                            resource limits (README, \"Resource limits\"); reaching one\n"
+	"                            stops the run with exit status 1\n"
 	"  layout COMMAND ...        struct layouts: import (pahole), show, fields, check, diff\n"
 	"                            (c2csim layout --help)\n"
 	"  protocol                  print the MESI + adjacent-line prefetch protocol table\n"
@@ -47,7 +51,8 @@ static const char usage[] =
 	"  --help                    this text\n"
 	"  --version                 the version\n"
 	"\n"
-	"exit status: 0 success, 1 simulation failure, 2 bad input or usage\n";
+	"exit status: 0 success, 1 simulation failure or a resource limit reached, 2 bad input or\n"
+	"usage\n";
 
 int main(int argc, char **argv)
 {

@@ -345,6 +345,14 @@ static bool load_object(struct loader *ld, const struct yt_node *n, uint32_t i)
 		err_set(ld->err, n->mark, "%s: alloc static goes with address (and only it)", what);
 		return false;
 	}
+	if (alloc == ALLOC_STATIC &&
+	    addr + (uint64_t)count * ((l->size + 63) & ~63ull) < addr) {
+		/* Instances end past 2^64 (count <= 2^20 and sizes < 2^32: no overflow above). */
+		err_set(ld->err, yt_get(n, "address")->mark, "%s: %s at 0x%" G_GINT64_MODIFIER "x "
+			"ends past the top of the address space (expected address + size below "
+			"2^64)", what, name, addr);
+		return false;
+	}
 	for (int64_t c = 0; c < (alloc == ALLOC_PERCPU ? mc->nr_cpus : count); c++) {
 		g_autofree char *inst = alloc == ALLOC_PERCPU || count > 1
 						? g_strdup_printf("%s[%" G_GINT64_FORMAT "]", name, c)

@@ -67,6 +67,8 @@ static const struct hcase cases[] = {
 	{"region-wrap", {"run", H "region-wrap.yaml"}, 2, H "region-wrap.yaml:7:37: ",
 	 "regions[0]: region 'top' at 0xffffffffffffffc0 size 128 ends past the top of the "
 	 "address space"},
+	{"static-wrap", {"run", H "static-wrap.yaml"}, 2, H "static-wrap.yaml:8:58: ",
+	 "objects[0]: o at 0xfffffffffffffff0 ends past the top of the address space"},
 };
 
 static void rm_rf(const char *path)
