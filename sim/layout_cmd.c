@@ -105,18 +105,19 @@ static int cmd_import(const struct lopts *o, struct c2c_err *err)
 	FILE *f = stdout;
 	g_autofree char *tmp = NULL;
 	const char *in;
+	size_t len;
 
 	if (o->args->len != 1) {
 		err_setf(err, "c2csim layout import: expected one pahole output file");
 		return 2;
 	}
 	in = o->args->pdata[0];
-	if (!g_file_get_contents(in, &text, NULL, &gerr)) {
+	if (!g_file_get_contents(in, &text, &len, &gerr)) {
 		err_setf(err, "%s:1:1: cannot read: %s (expected pahole -C output)", in,
 			 gerr->message);
 		return 2;
 	}
-	if (!(l = pahole_parse(in, text, err)))
+	if (!err_text_nul(in, text, len, "pahole", err) || !(l = pahole_parse(in, text, err)))
 		return 2;
 	{
 		/* Provenance: the fixture's directory names the kernel ("linux-6.18.44"). */

@@ -149,10 +149,12 @@ static void load_machine(struct c2c_err *err)
 	struct yt_node *t = yt_load_file(input, err);
 	struct machine m = {0};
 
-	if (t && machine_load(&m, t, err))
-		machine_release(&m);
-	else if (!err->msg[0])
+	/* As a scenario's variant does: released whether or not it loaded. */
+	if (t && !machine_load(&m, t, err) && !err->msg[0])
 		abort();
+	if (!t && !err->msg[0])
+		abort();
+	machine_release(&m);
 	yt_free(t);
 }
 

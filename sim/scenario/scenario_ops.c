@@ -366,25 +366,6 @@ static bool trace_line(struct loader *ld, const char *file, int lineno, char *te
 	return true;
 }
 
-/* A NUL byte would end the text early and silently drop the rest: it is an error, at its
- * line and column. */
-static bool trace_text_ok(struct loader *ld, const char *path, const char *text, size_t len)
-{
-	const char *nul = memchr(text, 0, len), *bol = text;
-	int line = 1;
-
-	if (!nul)
-		return true;
-	for (const char *p = text; p < nul; p++)
-		if (*p == '\n') {
-			line++;
-			bol = p + 1;
-		}
-	err_set(ld->err, (struct c2c_mark){path, line, (int)(nul - bol) + 1}, "trace: NUL byte "
-		"(expected text lines)");
-	return false;
-}
-
 /* Give the trace's per-CPU accesses to actors "trace-cpuN", in CPU order. */
 static void trace_actors(struct loader *ld, GArray **per_cpu, uint64_t loops)
 {
@@ -442,7 +423,7 @@ static bool load_trace(struct loader *ld, const struct yt_node *n, int *cpu_owne
 			"(expected a readable trace file)", path, gerr->message);
 		return false;
 	}
-	if (!trace_text_ok(ld, path, text, len))
+	if (!err_text_nul(path, text, len, "trace", ld->err))
 		return false;
 	lines = g_strsplit(text, "\n", -1);
 	for (int i = 0; lines[i] && ok; i++) {

@@ -64,6 +64,8 @@ static const struct hcase cases[] = {
 	 "members[1]: bits: 0 on member 'b' (expected 1 to 64 bits"},
 	{"pahole-not-utf8", {"layout", "import", H "not-utf8.txt", "-o", "@OUT"}, 2,
 	 H "not-utf8.txt:3:12: ", "pahole: byte 0xe9 is not UTF-8 (expected UTF-8 text)"},
+	{"pahole-nul", {"layout", "import", H "nul-pahole.txt", "-o", "@OUT"}, 2,
+	 H "nul-pahole.txt:3:1: ", "pahole: NUL byte (expected text lines)"},
 	{"region-wrap", {"run", H "region-wrap.yaml"}, 2, H "region-wrap.yaml:7:37: ",
 	 "regions[0]: region 'top' at 0xffffffffffffffc0 size 128 ends past the top of the "
 	 "address space"},
