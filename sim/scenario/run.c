@@ -36,6 +36,7 @@ struct sim {
 	simtime_t end;       /* the last time any thread finished or was cut */
 	bool cut;            /* the end time stopped at least one thread */
 	const struct c2c_limits *lim;
+	simtime_t max_time;  /* lim->time_us in ps */
 };
 
 /* Compute time of @cpu stretched when its core's SMT threads all run (machine parameter). */
@@ -144,16 +145,16 @@ static void result_init(struct run_result *r, const struct variant *v)
 	}
 }
 
-/* May @ev be dispatched within the scenario's event and time limits?  If not, the run stops as
- * a failure of the memory system would (mem->failed), marked as a limit. */
+/* May @ev, just popped, be dispatched within the scenario's event and time limits?  If not,
+ * the run stops as a failure of the memory system would (mem->failed), marked as a limit. */
 static bool within_limits(struct sim *sim, const struct event *ev)
 {
 	struct mem *m = sim->mem;
 
-	if (sim->q->dispatched >= sim->lim->events)
+	if (sim->q->dispatched > sim->lim->events)
 		limits_fail(m->fail_msg, sizeof(m->fail_msg), sim->lim, LIMIT_OF(events),
 			    "dispatched");
-	else if (ev->time > limits_time_ps(sim->lim))
+	else if (ev->time > sim->max_time)
 		limits_fail(m->fail_msg, sizeof(m->fail_msg), sim->lim, LIMIT_OF(time_us),
 			    "simulated");
 	else
@@ -167,7 +168,8 @@ struct run_result *run_variant(const struct scenario *sc, uint32_t vi, bool chec
 {
 	const struct variant *v = &sc->v[vi];
 	struct run_result *r = g_new0(struct run_result, 1);
-	struct sim sim = {.q = evq_new(), .v = v, .lim = &sc->limits};
+	struct sim sim = {.q = evq_new(), .v = v, .lim = &sc->limits,
+			  .max_time = limits_time_ps(&sc->limits)};
 	uint32_t nr_threads = 0, n = 0;
 	struct thread *th;
 	struct event ev;

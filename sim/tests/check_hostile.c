@@ -152,6 +152,34 @@ START_TEST(hostile_output_limit)
 }
 END_TEST
 
+/* The limits are exact: a run of N events passes --max-events N and fails at N - 1; one that
+ * ends at 20 us passes --max-time-us 20. */
+START_TEST(hostile_limit_boundary)
+{
+	struct scenario *sc = tu_load_scenario(SMALL, NULL);
+	struct run_result *r = tu_run_variant(sc, 0);
+	g_autofree char *n = g_strdup_printf("%" G_GUINT64_FORMAT, r->events);
+	g_autofree char *n1 = g_strdup_printf("%" G_GUINT64_FORMAT, r->events - 1);
+	g_autofree char *tmp = g_dir_make_tmp("c2csim-hostile-XXXXXX", NULL);
+	const char *pass[] = {"run", SMALL, "--quiet", "--max-events", n, "--max-time-us", "20",
+			      "--out", tmp, NULL};
+	const char *fail[] = {"run", SMALL, "--quiet", "--max-events", n1, "--out", tmp, NULL};
+	struct tu_cmd c;
+
+	ck_assert_uint_eq(r->sim_time, 20 * PS_PER_US);
+	tu_c2csim(&c, pass);
+	ck_assert_msg(c.status == 0, "%s", c.err);
+	tu_cmd_free(&c);
+	tu_c2csim(&c, fail);
+	ck_assert_msg(c.status == 1 && strstr(c.err, "--max-events reached"), "%d %s", c.status,
+		      c.err);
+	tu_cmd_free(&c);
+	run_result_free(r);
+	scenario_free(sc);
+	rm_rf(tmp);
+}
+END_TEST
+
 /* Item 13, read right: trace fields follow the YAML number rules, so 010 is ten, not 8. */
 START_TEST(hostile_trace_decimal)
 {
@@ -206,6 +234,7 @@ int main(void)
 
 	tcase_add_loop_test(tc, hostile_contract, 0, G_N_ELEMENTS(cases));
 	tcase_add_test(tc, hostile_output_limit);
+	tcase_add_test(tc, hostile_limit_boundary);
 	tcase_add_test(tc, hostile_trace_decimal);
 	tcase_add_test(tc, hostile_set_name);
 	suite_add_tcase(s, tc);
