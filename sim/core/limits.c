@@ -1,8 +1,11 @@
 /* limits.c - the table of resource limits and their options; see limits.h. */
 #include "core/limits.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 /* The defaults let every shipped scenario run with room to spare: seed 000's replay touches
  * about 2.6e6 lines (2.8 GB of host memory) in 0.36 s simulated, the benchmarks dispatch
@@ -127,4 +130,62 @@ char *limits_fail(char *buf, size_t size, const struct c2c_limits *l, size_t off
 		 "with %s N)", d->option, *field((struct c2c_limits *)(void *)l, d), d->unit, what,
 		 d->option);
 	return buf;
+}
+
+/* ------------------------------------------------------------------ output budget */
+
+struct budget_file {
+	int fd;
+	struct limits_budget *b;
+};
+
+static ssize_t budget_write(void *cookie, const char *buf, size_t len)
+{
+	struct budget_file *bf = cookie;
+	size_t done = 0;
+
+	if (len > bf->b->left) {
+		bf->b->over = true;
+		errno = EFBIG;
+		return -1;
+	}
+	while (done < len) {
+		ssize_t n = write(bf->fd, buf + done, len - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return done ? (ssize_t)done : -1;
+		done += (size_t)n;
+	}
+	bf->b->left -= len;
+	return (ssize_t)len;
+}
+
+static int budget_close(void *cookie)
+{
+	struct budget_file *bf = cookie;
+	int r = fsync(bf->fd) | close(bf->fd);
+
+	g_free(bf);
+	return r ? -1 : 0;
+}
+
+FILE *limits_fopen(const char *path, struct limits_budget *b)
+{
+	struct budget_file *bf = g_new(struct budget_file, 1);
+	FILE *f;
+
+	bf->b = b;
+	if ((bf->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666)) < 0) {
+		g_free(bf);
+		return NULL;
+	}
+	f = fopencookie(bf, "w", (cookie_io_functions_t){.write = budget_write,
+							 .close = budget_close});
+	if (!f) {
+		close(bf->fd);
+		g_free(bf);
+	}
+	return f;
 }

@@ -26,6 +26,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <glib.h>
 
@@ -81,6 +82,20 @@ bool limits_parse_args(struct c2c_limits *l, int *argc, char **argv, struct c2c_
  */
 char *limits_fail(char *buf, size_t size, const struct c2c_limits *l, size_t offset,
 		  const char *what);
+
+/* The bytes a set of files may still take (--max-output-mib), shared by limits_fopen files. */
+struct limits_budget {
+	uint64_t left;
+	bool over;             /* a write would have passed it (and failed) */
+};
+
+/*
+ * limits_fopen - create (or truncate) @path for writing, every write charged to @b: a write
+ * that would pass it fails with EFBIG and sets b->over, so a run can never put more on disk
+ * than the limit allows.  fclose() syncs the file to disk.  Return: the stream, or NULL with
+ * errno set.
+ */
+FILE *limits_fopen(const char *path, struct limits_budget *b);
 
 /* LIMIT_OF - the row offset of a field, for limits_fail(). */
 #define LIMIT_OF(field) offsetof(struct c2c_limits, field)

@@ -2,7 +2,6 @@
 #include "report/output.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <glib.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -24,8 +23,7 @@ struct wctx {
 	size_t scenario_len;
 	char *path;           /* DIR without trailing slashes */
 	char *tmp, *old;      /* the dot-prefixed siblings */
-	uint64_t left;        /* bytes the output limit still allows (--max-output-mib) */
-	bool over;            /* a write went past it */
+	struct limits_budget budget; /* what --max-output-mib still allows */
 	char why[C2C_ERR_MAX];
 };
 
@@ -457,69 +455,11 @@ static void write_params(FILE *f, const struct wctx *w, const void *arg)
 
 typedef void (*fill_fn)(FILE *f, const struct wctx *w, const void *arg);
 
-/* A file's writes, charged to the output limit: one that would pass it fails (EFBIG), so a
- * run can never fill the disk with more than the limit allows. */
-struct budget {
-	int fd;
-	struct wctx *w;
-};
-
-static ssize_t budget_write(void *cookie, const char *buf, size_t len)
-{
-	struct budget *b = cookie;
-	size_t done = 0;
-
-	if (len > b->w->left) {
-		b->w->over = true;
-		errno = EFBIG;
-		return -1;
-	}
-	while (done < len) {
-		ssize_t n = write(b->fd, buf + done, len - done);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return done ? (ssize_t)done : -1;
-		done += (size_t)n;
-	}
-	b->w->left -= len;
-	return (ssize_t)len;
-}
-
-static int budget_close(void *cookie)
-{
-	struct budget *b = cookie;
-	int r = fsync(b->fd) | close(b->fd);
-
-	g_free(b);
-	return r ? -1 : 0;
-}
-
-static FILE *budget_open(struct wctx *w, const char *path)
-{
-	struct budget *b = g_new(struct budget, 1);
-	FILE *f;
-
-	b->w = w;
-	if ((b->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666)) < 0) {
-		g_free(b);
-		return NULL;
-	}
-	f = fopencookie(b, "w", (cookie_io_functions_t){.write = budget_write,
-							.close = budget_close});
-	if (!f) {
-		close(b->fd);
-		g_free(b);
-	}
-	return f;
-}
-
 /* Create @name under the temporary directory with @fill's output, flushed to disk. */
 static bool write_file(struct wctx *w, const char *name, fill_fn fill, const void *arg)
 {
 	char *path = g_build_filename(w->tmp, name, NULL);
-	FILE *f = budget_open(w, path);
+	FILE *f = limits_fopen(path, &w->budget);
 	bool ok;
 
 	if (!f) {
@@ -685,7 +625,7 @@ bool output_write(const char *dir, const struct scenario *sc, struct run_result 
 		  uint32_t nr, const char *report_text, struct c2c_err *err)
 {
 	struct wctx w = {.sc = sc, .runs = runs, .nr = nr, .report_text = report_text,
-			 .left = sc ? limits_output_bytes(&sc->limits) : UINT64_MAX};
+			 .budget = {sc ? limits_output_bytes(&sc->limits) : UINT64_MAX, false}};
 	bool ok = read_scenario(&w) && plan(&w, dir);
 
 	if (ok) {
@@ -699,12 +639,11 @@ bool output_write(const char *dir, const struct scenario *sc, struct run_result 
 		if (!ok)
 			rm_tree(w.tmp);
 	}
-	if (!ok && w.over) {
+	if (!ok && w.budget.over)
 		limits_fail(w.why, sizeof(w.why), &sc->limits, LIMIT_OF(output_mib), "written");
+	if (!ok) {
 		err_setf(err, "cannot write results to %s: %s", dir, w.why);
-		err->limit = true;
-	} else if (!ok) {
-		err_setf(err, "cannot write results to %s: %s", dir, w.why);
+		err->limit = w.budget.over;
 	}
 	g_free(w.scenario_text);
 	g_free(w.path);

@@ -4,7 +4,8 @@
  *
  * Loading is linear in the number of entities: names are found through a hash table and a
  * child is appended after its parent's youngest child, never by walking the list, so the
- * allowed `count:` of 2^20 loads in seconds (the benchmark check_scenario_scale shows it).
+ * allowed `count:` of 2^20 loads in seconds (check_hostile.c bounds it, the load-scaling
+ * benchmark prints it).
  */
 #include <glib.h>
 #include <string.h>
