@@ -402,7 +402,6 @@ static bool load_trace(struct loader *ld, const struct yt_node *n, int *cpu_owne
 {
 	static const char *const keys[] = {"file", "loops", NULL};
 	g_autofree char *text = NULL, *path = NULL;
-	g_auto(GStrv) lines = NULL;
 	g_autoptr(GError) gerr = NULL;
 	GArray *per_cpu[C2C_MAX_CPUS] = {0};
 	struct yt_node *k;
@@ -410,6 +409,7 @@ static bool load_trace(struct loader *ld, const struct yt_node *n, int *cpu_owne
 	int64_t loops = 1;
 	uint64_t nr = 0;
 	size_t len;
+	int i = 0;
 	bool ok = true;
 
 	if (!yt_expect_map(n, "trace", keys, ld->err) ||
@@ -425,18 +425,20 @@ static bool load_trace(struct loader *ld, const struct yt_node *n, int *cpu_owne
 	}
 	if (!err_text_nul(path, text, len, "trace", ld->err))
 		return false;
-	lines = g_strsplit(text, "\n", -1);
-	for (int i = 0; lines[i] && ok; i++) {
+	/* Lines are cut in place (a split that searched the rest of the text for every line
+	 * would be quadratic where strstr() is, as under ASan). */
+	for (char *line = text, *next, *hash; line < text + len && ok; line = next, i++) {
 		struct op op;
 		int cpu;
-		char *hash = strchr(lines[i], '#');
 
-		if (hash)
+		next = memchr(line, '\n', (size_t)(text + len - line));
+		next = next ? (*next = 0, next + 1) : text + len;
+		if ((hash = strchr(line, '#')))
 			*hash = 0;
-		if (!lines[i][strspn(lines[i], " \t\r\v\f")])
+		if (!line[strspn(line, " \t\r\v\f")])
 			continue;
 		ok = trace_limit(ld, path, i + 1, ++nr) &&
-		     trace_line(ld, path, i + 1, lines[i], &cpu, &op);
+		     trace_line(ld, path, i + 1, line, &cpu, &op);
 		if (ok && cpu_owner[cpu] >= 0 && !per_cpu[cpu]) {
 			err_set(ld->err, (struct c2c_mark){path, i + 1, 1}, "trace: CPU %d already "
 				"runs an actor (expected one actor per CPU)", cpu);
