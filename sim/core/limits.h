@@ -4,7 +4,7 @@
  * c2csim runs unattended on scenarios nobody reviewed, so every quantity an input can make
  * grow without bound has a named limit.  The limits live in one struct, each field with its
  * default, its option and its unit in one table (limit_table in limits.c), which the command
- * line, the README and the error messages all read:
+ * line and the error messages read (the README repeats it):
  *
  *   field        option              default        what it bounds
  *   events       --max-events N      2000000000     events dispatched, per variant
@@ -13,7 +13,7 @@
  *                                                   (host memory: about 1.1 KiB per line)
  *   entities     --max-entities N    1048576        entity instances, per variant
  *   trace_lines  --max-trace-lines N 4194304        accesses in a trace file
- *   output_mib   --max-output-mib N  1024           bytes written to the results directory
+ *   output_mib   --max-output-mib N  1024           MiB written to the results directory
  *
  * Reaching a limit is not bad input: the scenario is legal but larger than this run allows.
  * It stops the run (or the load) with exit status 1 and one line that names the limit and the
