@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "c2csim_config.h"
+#include "core/limits.h"
 #include "cli_table.h"
 #include "mem/protocol.h"
 #include "report/expect.h"
@@ -31,6 +32,7 @@ struct run_args {
 	GPtrArray *ov_text;  /* strings we made (owned) */
 	bool seed_set;
 	uint64_t seed;
+	struct c2c_limits limits;
 };
 
 /* A file under the working directory, else under the source tree (so `c2csim` works from
@@ -131,19 +133,21 @@ static void add_override(struct run_args *a, const char *key, const char *value)
  * --callers and --sort as overrides.  Return: false after printing the error. */
 static bool run_args_finish(struct run_args *a, const char *prog, int argc, char **argv)
 {
-	char *end;
-
 	if (argc > 2) {
 		cli_usage_error(prog, "more than one scenario ('%s' and '%s')", argv[1], argv[2]);
 		return false;
 	}
 	a->scenario = argc == 2 ? argv[1] : NULL;
 	if (a->seed_text) {
-		a->seed = g_ascii_strtoull(a->seed_text, &end, 0);
+		const char *t = a->seed_text;
+		bool hex = g_str_has_prefix(t, "0x") || g_str_has_prefix(t, "0X");
+
+		/* Decimal or 0x-hex, as in the scenario file; too large is an error, not 2^64-1. */
 		a->seed_set = true;
-		if (!*a->seed_text || *end || a->seed_text[0] == '-') {
-			cli_usage_error(prog, "--seed '%s' (expected a non-negative integer)",
-					a->seed_text);
+		if (!g_ascii_string_to_unsigned(t + (hex ? 2 : 0), hex ? 16 : 10, 0, UINT64_MAX,
+						&a->seed, NULL)) {
+			cli_usage_error(prog, "--seed '%s' (expected an integer in [0, "
+					"18446744073709551615])", t);
 			return false;
 		}
 	}
@@ -218,9 +222,10 @@ static int run_scenario(struct run_args *a, struct c2c_err *err)
 	int status = 0, signo;
 
 	sc = scenario_load_only(path, (struct override *)(void *)a->ov->data, a->ov->len,
-				a->seed_set, a->seed, (const char *const *)a->variants, err);
+				a->seed_set, a->seed, (const char *const *)a->variants, &a->limits,
+				err);
 	if (!sc)
-		return 2;
+		return err->limit ? 1 : 2;
 	out = a->out ? g_strdup(a->out) : g_build_filename("results", sc->name, NULL);
 	/* Everything that can be refused is refused before simulating, not after. */
 	if (!load_answer(a, sc, &hs, &es, &vo, err) || !outdir_check(out, err)) {
@@ -238,7 +243,7 @@ static int run_scenario(struct run_args *a, struct c2c_err *err)
 		status = 1;
 	if (!status) {
 		if (!output_write(out, sc, runs, nr, text, err))
-			status = 2;
+			status = err->limit ? 1 : 2;
 		else if (!output_complete(sc, runs, nr))
 			status = 128 + signo; /* 130 for SIGINT, 143 for SIGTERM */
 	}
@@ -266,8 +271,16 @@ static int cli_run(const struct cli_cmd *cmd, const char *prog, int argc, char *
 	struct run_args a = {.ov = g_array_new(FALSE, FALSE, sizeof(struct override)),
 			     .ov_text = g_ptr_array_new_with_free_func(g_free)};
 	struct c2c_err err = {0};
-	int status = cli_parse(cmd, prog, &a, &argc, &argv);
+	int status;
 
+	/* The --max-* limits first (core/limits.h, their own table): the rest is run's. */
+	limits_default(&a.limits);
+	if (!limits_parse_args(&a.limits, &argc, argv, &err)) {
+		fprintf(stderr, "%s\n", err.msg);
+		run_args_clear(&a);
+		return 2;
+	}
+	status = cli_parse(cmd, prog, &a, &argc, &argv);
 	/* C2CSIM_CHECK=1 turns the invariant checks on for every run (the test suite sets it). */
 	a.check |= g_strcmp0(g_getenv("C2CSIM_CHECK"), "1") == 0;
 	if (status < 0)
@@ -305,6 +318,11 @@ static int bench_one(const char *name, uint64_t scale)
 		return 2;
 	}
 	sc->v[0].end_time *= scale;
+	/* The benchmark's length is its own (--scale): the run limits grow with it. */
+	if (!g_uint64_checked_mul(&sc->limits.events, sc->limits.events, scale))
+		sc->limits.events = UINT64_MAX;
+	if (!g_uint64_checked_mul(&sc->limits.time_us, sc->limits.time_us, scale))
+		sc->limits.time_us = UINT64_MAX;
 	t0 = host_seconds();
 	r = run_variant(sc, 0, false, &err);
 	t = host_seconds() - t0;
@@ -373,8 +391,10 @@ const struct cli_cmd cli_run_cmd = {
 	"Run a scenario (default scenarios/default.yaml); print and write the results",
 	"The report begins with the answer: scenario, machine, variants, the headline table with "
 	"verdicts and published figures, the expectations; the perf-c2c tables follow.\n"
-	"Exit status: 0 success, 1 the simulation failed (or, with --expect, an expectation), "
-	"2 bad input.",
+	"Resource limits: --max-events N, --max-time-us N, --max-lines N, --max-entities N, "
+	"--max-trace-lines N, --max-output-mib N (README, \"Resource limits\").\n"
+	"Exit status: 0 success, 1 the simulation failed, a resource limit was reached (or, with "
+	"--expect, an expectation failed), 2 bad input, 130 / 143 interrupted by SIGINT / SIGTERM.",
 	run_options, sizeof(struct run_args), cli_run, NULL};
 
 const struct cli_cmd cli_bench_cmd = {

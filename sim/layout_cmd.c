@@ -32,6 +32,7 @@
 #include <unistd.h>
 
 #include "c2csim_config.h"
+#include "core/infile.h"
 #include "layout/layout_check.h"
 #include "layout/layout_edit.h"
 #include "layout/layout_lib.h"
@@ -315,9 +316,10 @@ static int cmd_import(const struct lopts *o, struct c2c_err *err)
 {
 	g_autoptr(GPtrArray) ls = g_ptr_array_new_with_free_func((GDestroyNotify)layout_free);
 	g_autofree char *text = NULL;
-	g_autoptr(GError) gerr = NULL;
+	char why[INFILE_WHY_MAX];
 	struct layout *l;
 	const char *in;
+	size_t len;
 
 	if (o->from || o->btf || o->structs || o->recursive)
 		return import_object(o, err);
@@ -327,12 +329,12 @@ static int cmd_import(const struct lopts *o, struct c2c_err *err)
 		return 2;
 	}
 	in = o->args[0];
-	if (!g_file_get_contents(in, &text, NULL, &gerr)) {
-		err_setf(err, "%s:1:1: cannot read: %s (expected pahole -C output)", in,
-			 gerr->message);
+	if (!infile_read(in, INFILE_MAX_PAHOLE, &text, &len, why)) {
+		err_setf(err, "%s:1:1: %s (expected pahole -C output, a regular file of at most "
+			 "%zu MiB)", in, why, INFILE_MIB(INFILE_MAX_PAHOLE));
 		return 2;
 	}
-	if (!(l = pahole_parse(in, text, err)))
+	if (!err_text_nul(in, text, len, "pahole", err) || !(l = pahole_parse(in, text, err)))
 		return 2;
 	{
 		/* Provenance: the fixture's directory names the kernel ("linux-6.18.44"). */

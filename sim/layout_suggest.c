@@ -119,7 +119,7 @@ static bool run_once(const struct search *s, const char *variant, const struct l
 	struct override ov = {key, yaml};
 	const char *only[] = {variant, NULL};
 	struct scenario *sc = scenario_load_only(s->o->scenario, &ov, e ? 1 : 0, false, 0, only,
-						 err);
+						 NULL, err);
 	struct run_result *r = sc ? run_variant(sc, 0, false, err) : NULL;
 
 	if (r)
@@ -329,8 +329,8 @@ static bool baseline(struct search *s)
 	struct run_result *r;
 	struct cand *c;
 
-	s->sc = scenario_load_only(s->o->scenario, NULL, 0, false, 0, s->o->variant ? only : NULL,
-				   s->err);
+	s->sc = scenario_load_only(s->o->scenario, NULL, 0, false, 0,
+				   s->o->variant ? only : NULL, NULL, s->err);
 	if (!s->sc)
 		return false;
 	s->v = &s->sc->v[0];

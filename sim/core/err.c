@@ -34,6 +34,24 @@ void err_setf(struct c2c_err *err, const char *fmt, ...)
 	va_end(ap);
 }
 
+bool err_text_nul(const char *file, const char *text, size_t len, const char *what,
+		  struct c2c_err *err)
+{
+	const char *nul = memchr(text, 0, len), *bol = text;
+	int line = 1;
+
+	if (!nul)
+		return true;
+	for (const char *p = text; p < nul; p++)
+		if (*p == '\n') {
+			line++;
+			bol = p + 1;
+		}
+	err_set(err, (struct c2c_mark){file, line, (int)(nul - bol) + 1}, "%s: NUL byte "
+		"(expected text lines)", what);
+	return false;
+}
+
 /* Levenshtein distance, capped: names are short keys, so a small stack row is enough. */
 static size_t edit_distance(const char *a, const char *b)
 {

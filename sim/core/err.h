@@ -14,6 +14,7 @@
 
 struct c2c_err {
 	bool set;
+	bool limit;   /* a resource limit was reached (exit 1, core/limits.h), not bad input */
 	char msg[C2C_ERR_MAX];
 };
 
@@ -33,6 +34,11 @@ void err_set(struct c2c_err *err, struct c2c_mark mark, const char *fmt, ...)
 
 /* err_setf - an error with no position (usage errors, internal failures). */
 void err_setf(struct c2c_err *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* err_text_nul - a NUL byte in @text[0..@len) would silently end a text input early: when
+ * there is one, set @err at its line and column of @file and return false. */
+bool err_text_nul(const char *file, const char *text, size_t len, const char *what,
+		  struct c2c_err *err);
 
 /* err_closest - the name in @names (NULL-terminated) closest to @word by edit distance,
  * or NULL when none is reasonably close.  Used for "did you mean" suggestions. */

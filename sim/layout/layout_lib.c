@@ -141,6 +141,13 @@ static bool read_member(struct lmember *m, const struct yt_node *n, const char *
 	v = 0;
 	if (!read_u32(n, "bits", what, 64, &v, err))
 		return false;
+	if ((k = yt_get(n, "bits")) && !v) {
+		/* C's zero-width bitfield is unnamed and only aligns; here it would silently
+		 * become a plain member. */
+		err_set(err, k->mark, "%s: bits: 0 on member '%s' (expected 1 to 64 bits; a "
+			"zero-width bitfield has no name)", what, m->name ? m->name : "?");
+		return false;
+	}
 	m->bits = (uint16_t)v;
 	v = 0;
 	if (!read_u32(n, "bit_offset", what, 63, &v, err))

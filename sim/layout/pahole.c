@@ -649,11 +649,30 @@ static bool finish(struct parser *p)
 	return check_extent(p, p->l->m, p->l->nr);
 }
 
+/* The layout is written as YAML, which must be UTF-8: text that is not is refused here, at
+ * the first bad byte, rather than imported into a file no loader accepts. */
+static bool utf8_ok(const struct parser *p, const char *text)
+{
+	const char *bad, *bol = text;
+	int line = 1;
+
+	if (g_utf8_validate(text, -1, &bad))
+		return true;
+	for (const char *s = text; s < bad; s++)
+		if (*s == '\n') {
+			line++;
+			bol = s + 1;
+		}
+	err_set(p->err, (struct c2c_mark){p->file, line, (int)(bad - bol) + 1}, "pahole: byte "
+		"0x%02x is not UTF-8 (expected UTF-8 text)", (unsigned char)*bad);
+	return false;
+}
+
 struct layout *pahole_parse(const char *file, const char *text, struct c2c_err *err)
 {
 	struct parser p = { .file = g_intern_string(file ? file : "<pahole>"), .err = err };
 	g_auto(GStrv) lines = g_strsplit(text ? text : "", "\n", -1);
-	bool ok = true;
+	bool ok = utf8_ok(&p, text ? text : "");
 
 	for (int i = 0; ok && lines[i]; i++) {
 		size_t len = strlen(lines[i]);

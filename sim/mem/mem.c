@@ -5,6 +5,8 @@
 #include <glib.h>
 #include <string.h>
 
+#include "core/limits.h"
+
 const char *const mem_op_names[MEM_OP_COUNT + 1] = {"load", "store", "rmw", "locked_rmw", NULL};
 
 /* One request for one line, demand or prefetch. */
@@ -133,6 +135,12 @@ static uint32_t line_index(struct mem *m, uint64_t la)
 	uint32_t idx = dir_find(&m->dir, la);
 
 	if (idx == DIR_NONE) {
+		if (m->lim && m->dir.nr >= m->lim->lines && !m->failed) {
+			/* Host memory: stop here (the line is still added, so @idx stays valid). */
+			limits_fail(m->fail_msg, sizeof(m->fail_msg), m->lim, LIMIT_OF(lines),
+				    "in the directory");
+			m->failed = m->limit_reached = true;
+		}
 		/* Named after the object at its first byte; homed where the memory of any object
 		 * in it is (a 128-byte unit can begin in padding). */
 		uint32_t obj = m->objs ? objmap_find(m->objs, la) : OBJ_NONE;
@@ -438,36 +446,6 @@ static void line_request(struct mem *m, const struct req *rq, struct outcome *ou
 
 /* ------------------------------------------------------------------ accounting */
 
-/* The Pareto row of (line, offset, site, caller); rows of a line form a short list. */
-static uint32_t orow_get(struct mem *m, uint32_t idx, const struct req *rq)
-{
-	struct line_stats *ls = &m->dir.stats[idx];
-	uint32_t r;
-
-	for (r = ls->first_orow; r != DIR_NONE; r = m->orow[r].next)
-		if (m->orow[r].off == rq->off && m->orow[r].site == rq->site &&
-		    m->orow[r].caller == rq->caller)
-			return r;
-	if (m->nr_orows == m->cap_orows) {
-		uint32_t old = m->cap_orows;
-
-		m->cap_orows = old ? 2 * old : 256;
-		m->orow = g_renew(struct orow, m->orow, m->cap_orows);
-		m->orow_cpus = g_renew(uint64_t, m->orow_cpus,
-				       (size_t)m->cap_orows * m->dir.words_cpu);
-	}
-	r = m->nr_orows++;
-	memset(&m->orow[r], 0, sizeof(m->orow[r]));
-	memset(&m->orow_cpus[(size_t)r * m->dir.words_cpu], 0, sizeof(uint64_t) * m->dir.words_cpu);
-	m->orow[r].line = idx;
-	m->orow[r].off = rq->off;
-	m->orow[r].site = rq->site;
-	m->orow[r].caller = rq->caller;
-	m->orow[r].next = ls->first_orow;
-	ls->first_orow = r;
-	return r;
-}
-
 static const uint8_t src_lstat[SRC_COUNT] = {
 	[SRC_L1] = LS_LD_L1, [SRC_L2] = LS_LD_L2, [SRC_LLC] = LS_LD_LLC,
 	[SRC_RMT_HIT] = LS_LD_RMT_HIT, [SRC_HITM_LCL] = LS_HITM_LCL, [SRC_HITM_RMT] = LS_HITM_RMT,
@@ -585,7 +563,7 @@ static simtime_t demand(struct mem *m, int cpu, uint64_t addr, int event, uint32
 	m->accesses++;
 	m->last_done = o.done;
 	m->last_src = o.src;
-	orow = orow_get(m, o.line, &rq);
+	orow = mem_orow(m, o.line, rq.off, rq.site, rq.caller);
 	account_demand(m, &rq, &o, orow);
 	/* An L2 fill triggers the adjacent-line prefetcher (not in pair-granule mode, where the
 	 * buddy is part of the line already). */
@@ -722,6 +700,7 @@ void mem_free(struct mem *m)
 	g_free(m->sb_ring);
 	g_free(m->orow);
 	g_free(m->orow_cpus);
+	g_free(m->orow_slot);
 	g_free(m->data);
 	dir_release(&m->dir);
 	g_free(m);

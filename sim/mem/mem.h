@@ -58,6 +58,8 @@
 #include "mem/protocol.h"
 #include "mem/stats.h"
 
+struct c2c_limits;
+
 enum mem_op {
 	MEM_LOAD,       /* plain load */
 	MEM_STORE,      /* plain store, through the store buffer */
@@ -107,6 +109,8 @@ struct mem {
 	struct orow *orow;      /* Pareto rows: (line, offset, site, caller) */
 	uint64_t *orow_cpus;    /* words_cpu per row */
 	uint32_t nr_orows, cap_orows;
+	uint32_t *orow_slot;    /* open-addressing index of all rows (mem_orow.c), or NULL */
+	uint32_t orow_mask;     /* its slots - 1 */
 
 	uint64_t accesses;      /* demand accesses (split accesses count once per line) */
 	uint64_t act_count[ACT_COUNT]; /* protocol actions executed (tests read these) */
@@ -121,6 +125,8 @@ struct mem {
 
 	bool check;
 	bool failed;
+	bool limit_reached;     /* failed because a resource limit was reached, not a violation */
+	const struct c2c_limits *lim; /* the run's resource limits (core/limits.h), NULL: none */
 	char fail_msg[2048];
 	struct mem_trail trail[MEM_TRAIL];
 	uint64_t nr_trail;
@@ -187,6 +193,10 @@ uint32_t mem_line(const struct mem *m, uint64_t addr);
 /* mem_check_line - run the SWMR and data-value checks on one line.  Return: false with
  * mem->failed and fail_msg set.  (mem_check.c) */
 bool mem_check_line(struct mem *m, uint32_t idx, simtime_t now);
+
+/* mem_orow - the Pareto row of (@line, @off, @site, @caller), made (zeroed, first in its
+ * line's list) if new.  Amortized O(1) however many rows a line has.  (mem_orow.c) */
+uint32_t mem_orow(struct mem *m, uint32_t line, uint8_t off, uint32_t site, uint32_t caller);
 
 /* mem_fail - stop the run with a message followed by the recent transitions. (mem_check.c) */
 void mem_fail(struct mem *m, simtime_t now, uint32_t idx, const char *fmt, ...)

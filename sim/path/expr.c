@@ -88,6 +88,27 @@ static bool nest(struct parser *ps)
 
 static bool parse_expr(struct parser *ps, int min_prec);
 
+/* An integer literal: decimal (a leading 0 is not octal) or 0x-hex, at most INT64_MAX; a
+ * larger one is an error, never a wrapped value. */
+static bool parse_literal(struct parser *ps)
+{
+	bool hex = ps->p[0] == '0' && (ps->p[1] == 'x' || ps->p[1] == 'X');
+	const char *s = ps->p + (hex ? 2 : 0);
+	uint64_t v = 0;
+	int d;
+
+	if (hex && g_ascii_xdigit_value(*s) < 0)
+		return ps->p = s, fail(ps, "hex digits after 0x");
+	for (; (d = hex ? g_ascii_xdigit_value(*s) : g_ascii_digit_value(*s)) >= 0; s++) {
+		if (v > ((uint64_t)INT64_MAX - (uint64_t)d) / (hex ? 16 : 10))
+			return fail(ps, "an integer literal of at most 9223372036854775807");
+		v = v * (hex ? 16 : 10) + (uint64_t)d;
+	}
+	ps->p = s;
+	emit(ps, E_CONST, (int64_t)v);
+	return true;
+}
+
 static bool parse_name(struct parser *ps)
 {
 	const char *s = ps->p;
@@ -167,14 +188,8 @@ static bool parse_primary(struct parser *ps)
 		emit(ps, op, 0);
 		return true;
 	}
-	if (g_ascii_isdigit(*ps->p)) {
-		char *end;
-		uint64_t v = g_ascii_strtoull(ps->p, &end, 0);
-
-		ps->p = end;
-		emit(ps, E_CONST, (int64_t)v);
-		return true;
-	}
+	if (g_ascii_isdigit(*ps->p))
+		return parse_literal(ps);
 	if (g_ascii_isalpha(*ps->p) || *ps->p == '_')
 		return parse_name(ps);
 	return fail(ps, "an operand");

@@ -27,6 +27,7 @@ struct wctx {
 	char *scenario_text;  /* the scenario file, read before anything is created */
 	size_t scenario_len;
 	struct outdir od;     /* the directory being written; od.why holds the first failure */
+	struct limits_budget budget; /* what --max-output-mib still allows */
 };
 
 /* Record "@what @path: strerror(errno)" unless a reason is already there.  Return: false. */
@@ -496,7 +497,7 @@ typedef void (*fill_fn)(FILE *f, const struct wctx *w, const void *arg);
 static bool write_file(struct wctx *w, const char *name, fill_fn fill, const void *arg)
 {
 	char *path = g_build_filename(w->od.tmp, name, NULL);
-	FILE *f = fopen(path, "w");
+	FILE *f = limits_fopen(path, &w->budget);
 	bool ok;
 
 	if (!f) {
@@ -505,7 +506,7 @@ static bool write_file(struct wctx *w, const char *name, fill_fn fill, const voi
 		return false;
 	}
 	fill(f, w, arg);
-	ok = !fflush(f) && !ferror(f) && !fsync(fileno(f));
+	ok = !fflush(f) && !ferror(f);
 	if (!ok)
 		fail_errno(w, "cannot write", path);
 	if (fclose(f) && ok)
@@ -570,12 +571,18 @@ static bool read_scenario(struct wctx *w)
 bool output_write(const char *dir, const struct scenario *sc, struct run_result *const *runs,
 		  uint32_t nr, const char *report_text, struct c2c_err *err)
 {
-	struct wctx w = {.sc = sc, .runs = runs, .nr = nr, .report_text = report_text};
+	struct wctx w = {.sc = sc, .runs = runs, .nr = nr, .report_text = report_text,
+			 .budget = {sc ? limits_output_bytes(&sc->limits) : UINT64_MAX, false}};
 	bool ok = read_scenario(&w) && outdir_open(&w.od, dir) && write_all(&w) &&
 		  outdir_commit(&w.od);
 
-	if (!ok)
+	if (!ok && w.budget.over)
+		limits_fail(w.od.why, sizeof(w.od.why), &sc->limits, LIMIT_OF(output_mib),
+			    "written");
+	if (!ok) {
 		err_setf(err, "cannot write results to %s: %s", dir, w.od.why);
+		err->limit = w.budget.over;
+	}
 	g_free(w.scenario_text);
 	outdir_close(&w.od);
 	return ok;

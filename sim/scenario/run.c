@@ -42,6 +42,8 @@ struct sim {
 	simtime_t end;       /* the last time any thread finished or was cut */
 	bool cut;            /* the end time stopped at least one thread */
 	struct c2c_err clock_err; /* set: the clock would pass SIMTIME_MAX (run stopped) */
+	const struct c2c_limits *lim;
+	simtime_t max_time;  /* lim->time_us in ps */
 };
 
 /* Compute time of @cpu stretched when its core's SMT threads all run (machine parameter);
@@ -213,18 +215,38 @@ static void result_init(struct run_result *r, const struct variant *v)
 	}
 }
 
+/* May @ev, just popped, be dispatched within the scenario's event and time limits?  If not,
+ * the run stops as a failure of the memory system would (mem->failed), marked as a limit. */
+static bool within_limits(struct sim *sim, const struct event *ev)
+{
+	struct mem *m = sim->mem;
+
+	if (sim->q->dispatched > sim->lim->events)
+		limits_fail(m->fail_msg, sizeof(m->fail_msg), sim->lim, LIMIT_OF(events),
+			    "dispatched");
+	else if (ev->time > sim->max_time)
+		limits_fail(m->fail_msg, sizeof(m->fail_msg), sim->lim, LIMIT_OF(time_us),
+			    "simulated");
+	else
+		return true;
+	m->failed = m->limit_reached = true;
+	return false;
+}
+
 struct run_result *run_variant(const struct scenario *sc, uint32_t vi, bool check,
 			       struct c2c_err *err)
 {
 	const struct variant *v = &sc->v[vi];
 	struct run_result *r = g_new0(struct run_result, 1);
-	struct sim sim = {.q = evq_new(), .v = v};
+	struct sim sim = {.q = evq_new(), .v = v, .lim = &sc->limits,
+			  .max_time = limits_time_ps(&sc->limits)};
 	uint32_t nr_threads = 0, n = 0;
 	struct thread *th;
 	struct event ev;
 
 	result_init(r, v);
 	sim.mem = r->mem = mem_new(&v->mc, &v->objs, check);
+	sim.mem->lim = &sc->limits;
 	sim.cpu_shared = smt_sharing(v);
 	if (v->prog) {
 		r->prog = v->prog;
@@ -251,7 +273,7 @@ struct run_result *run_variant(const struct scenario *sc, uint32_t vi, bool chec
 	}
 	if (v->warmup)
 		evq_push(sim.q, v->warmup, warmup_done, r, 0);
-	while (!sim_stopped(&sim) && evq_pop(sim.q, &ev)) {
+	while (!sim_stopped(&sim) && evq_pop(sim.q, &ev) && within_limits(&sim, &ev)) {
 		ev.fn(&sim, ev.data, ev.arg);
 		/* The host's watch (runwatch.h): a signal stops the run between two events. */
 		if (!(sim.q->dispatched % RUNWATCH_EVENTS) &&
@@ -278,6 +300,7 @@ struct run_result *run_variant(const struct scenario *sc, uint32_t vi, bool chec
 			err_setf(err, "%s (variant %s)", sim.world->model_err.msg, v->name);
 		err_setf(err, "%s: variant %s: %s", sc->path, v->name,
 			 sim.clock_err.set ? sim.clock_err.msg : sim.mem->fail_msg);
+		err->limit = sim.mem->limit_reached;
 		run_result_free(r);
 		return NULL;
 	}

@@ -48,9 +48,9 @@ struct run_result {
 /* run_variant - simulate variant @v of @sc.  Return: the result (free with run_result_free),
  * or NULL with @err set when the simulation failed, exit status 1: an invariant violation
  * (err holds the report), a run-time model error (`file:line:col: model error ...` of the
- * path operation, interp.h) or a clock that would pass SIMTIME_MAX in a run without an end
- * time.  The end time cuts threads, also in the middle of a path call (the iteration that
- * was cut is not counted). */
+ * path operation, interp.h), a clock that would pass SIMTIME_MAX in a run without an end
+ * time, or one of sc->limits reached (err->limit set).  The end time cuts threads, also in
+ * the middle of a path call (the iteration that was cut is not counted). */
 struct run_result *run_variant(const struct scenario *sc, uint32_t v, bool check,
 			       struct c2c_err *err);
 

@@ -139,14 +139,15 @@ static bool load_report(struct variant *v, const struct yt_node *n, struct c2c_e
 	return true;
 }
 
-static bool load_variant(struct variant *v, const char *dir, struct c2c_err *err)
+static bool load_variant(struct variant *v, const char *dir, const struct c2c_limits *lim,
+			 struct c2c_err *err)
 {
 	static const char *const keys[] = {"name", "description", "machine", "seed", "end",
 					   "layouts", "regions", "objects", "paths", "constants",
 					   "lock_kind", "entities", "init", "actors", "trace",
 					   "report", "variants", "headline", "expect",
 					   "layout_edits", NULL};
-	struct loader ld = {.v = v, .dir = dir, .err = err};
+	struct loader ld = {.v = v, .dir = dir, .lim = lim, .err = err};
 	struct yt_node *root = v->tree, *k;
 	bool ok;
 
@@ -224,13 +225,16 @@ static bool graft_machine(struct yt_node *root, const char *dir, struct c2c_err 
 	return true;
 }
 
+/* Overrides of `machine` and `name` apply to the file's tree before anything is read from it
+ * (@early), the others to each variant's copy: the scenario's name picks the results
+ * directory, so `--set name=X` must reach it. */
 static bool apply_overrides(struct yt_node *root, const struct override *ov, uint32_t nr,
-			    bool machine_only, struct c2c_err *err)
+			    bool early, struct c2c_err *err)
 {
 	for (uint32_t i = 0; i < nr; i++) {
-		bool is_machine = !strcmp(ov[i].key, "machine");
+		bool is_early = !strcmp(ov[i].key, "machine") || !strcmp(ov[i].key, "name");
 
-		if (is_machine == machine_only &&
+		if (is_early == early &&
 		    !yt_set_path(root, ov[i].key, ov[i].value, "--set", err))
 			return false;
 	}
@@ -334,7 +338,7 @@ static bool make_variant(struct scenario *sc, struct variant *v, const struct yt
 		if (!yt_set_path(v->tree, "seed", text, "--seed", err))
 			return false;
 	}
-	return load_variant(v, dir, err);
+	return load_variant(v, dir, &sc->limits, err);
 }
 
 /* Is variant @vnode's name in @only (NULL: every variant is)? */
@@ -376,12 +380,12 @@ static bool check_selection(const struct scenario *sc, const struct yt_node *var
 struct scenario *scenario_load(const char *path, const struct override *ov, uint32_t nr_ov,
 			       bool seed_set, uint64_t seed, struct c2c_err *err)
 {
-	return scenario_load_only(path, ov, nr_ov, seed_set, seed, NULL, err);
+	return scenario_load_only(path, ov, nr_ov, seed_set, seed, NULL, NULL, err);
 }
 
 struct scenario *scenario_load_only(const char *path, const struct override *ov, uint32_t nr_ov,
 				    bool seed_set, uint64_t seed, const char *const *only,
-				    struct c2c_err *err)
+				    const struct c2c_limits *lim, struct c2c_err *err)
 {
 	struct scenario *sc = g_new0(struct scenario, 1);
 	g_autofree char *dir = g_path_get_dirname(path);
@@ -389,6 +393,10 @@ struct scenario *scenario_load_only(const char *path, const struct override *ov,
 	bool ok = root != NULL;
 
 	sc->path = g_strdup(path);
+	if (lim)
+		sc->limits = *lim;
+	else
+		limits_default(&sc->limits);
 	if (ok && root->kind != YT_MAP) {
 		err_set(err, root->mark, "scenario: expected a mapping at the top");
 		ok = false;

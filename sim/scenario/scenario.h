@@ -37,6 +37,7 @@
 #include <stdint.h>
 
 #include "core/err.h"
+#include "core/limits.h"
 #include "mem/machine.h"
 #include "mem/mem.h"
 #include "path/interp.h"
@@ -128,6 +129,7 @@ struct scenario {
 	struct variant *v;
 	uint32_t nr_variants;
 	bool has_variants;     /* the file declared variants (else one named "default") */
+	struct c2c_limits limits; /* resource limits of loading, running and writing it */
 };
 
 struct override {
@@ -146,10 +148,11 @@ void scenario_free(struct scenario *sc);
 
 /* scenario_load_only - as scenario_load, keeping only the variants named in @only
  * (NULL-terminated; NULL keeps all), in file order; overrides apply to those only.  A name
- * that is not a variant is an error. */
+ * that is not a variant is an error.  @lim: the resource limits (NULL: the defaults); one
+ * reached while loading sets err->limit. */
 struct scenario *scenario_load_only(const char *path, const struct override *ov, uint32_t nr_ov,
 				    bool seed_set, uint64_t seed, const char *const *only,
-				    struct c2c_err *err);
+				    const struct c2c_limits *lim, struct c2c_err *err);
 
 /* scenario_find_machine - resolve a machine model name to a file path: NAME.yaml under
  * models/machines/ found by walking up from @from_dir, else under the source tree's

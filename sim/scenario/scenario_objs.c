@@ -60,7 +60,6 @@ bool scn_parse_target(const struct variant *v, const struct yt_node *n, const ch
 	const struct obj *o;
 	const char *rest;
 	uint64_t off = 0, msize = 8;
-	char *end;
 
 	*stride = 0;
 	if (n->kind != YT_SCALAR) {
@@ -92,10 +91,13 @@ bool scn_parse_target(const struct variant *v, const struct yt_node *n, const ch
 		off = r.offset;
 		msize = r.size ? r.size : 8;
 	} else if (*rest == '+') {
-		off = g_ascii_strtoull(rest + 1, &end, 0);
-		if (end == rest + 1 || *end) {
-			err_set(err, n->mark, "%s: bad offset in '%s' (expected NAME+OFFSET)", what,
-				n->str);
+		/* The YAML number rules: decimal or 0x-hex, never octal, overflow an error. */
+		struct yt_node num = {.kind = YT_SCALAR, .str = (char *)rest + 1, .mark = n->mark};
+
+		num.mark.col += (int)(rest + 1 - n->str);
+		if (!yt_u64(&num, what, &off, &(struct c2c_err){0})) {
+			err_set(err, num.mark, "%s: bad offset in '%s' (expected NAME+OFFSET, OFFSET a "
+				"decimal or 0x-hex integer)", what, n->str);
 			return false;
 		}
 	}
@@ -184,6 +186,12 @@ static bool load_region(struct loader *ld, const struct yt_node *n, uint32_t i, 
 	addr = (*next + (uint64_t)align - 1) & ~((uint64_t)align - 1);
 	if ((k = yt_get(n, "address")) && !yt_u64(k, what, &addr, ld->err))
 		return false;
+	if (addr > UINT64_MAX - (uint64_t)size) {
+		err_set(ld->err, (k ? k : n)->mark, "%s: region '%s' at 0x%" G_GINT64_MODIFIER "x "
+			"size %" G_GINT64_FORMAT " ends past the top of the address space (expected "
+			"address + size below 2^64)", what, name, addr, size);
+		return false;
+	}
 	objmap_add(&ld->v->objs, name, NULL, addr, (uint64_t)size, (uint16_t)node);
 	if (addr + (uint64_t)size > *next)
 		*next = addr + (uint64_t)size;
@@ -202,7 +210,6 @@ struct heap {
 	uint64_t next, end;    /* the current chunk (a run of slab pages) */
 };
 
-enum alloc_kind { ALLOC_KMALLOC, ALLOC_KMEM_CACHE, ALLOC_PERCPU, ALLOC_STATIC, ALLOC_COUNT };
 static const char *const alloc_names[ALLOC_COUNT + 1] = {"kmalloc", "kmem_cache", "percpu",
 							 "static", NULL};
 
@@ -286,8 +293,7 @@ static bool load_layout_dirs(struct loader *ld, const struct yt_node *root)
 	return true;
 }
 
-/* Where the next instance of @l goes, by its allocation rule (or at @placement). */
-static uint64_t place_object(struct loader *ld, const struct layout *l, int alloc,
+uint64_t scn_place_object(struct loader *ld, const struct layout *l, int alloc,
 			     uint16_t node, bool placed, uint64_t placement, uint64_t size)
 {
 	uint64_t stride, base;
@@ -340,6 +346,14 @@ static bool load_object(struct loader *ld, const struct yt_node *n, uint32_t i)
 		err_set(ld->err, n->mark, "%s: alloc static goes with address (and only it)", what);
 		return false;
 	}
+	if (alloc == ALLOC_STATIC &&
+	    addr + (uint64_t)count * ((l->size + 63) & ~63ull) < addr) {
+		/* Instances end past 2^64 (count <= 2^20 and sizes < 2^32: no overflow above). */
+		err_set(ld->err, yt_get(n, "address")->mark, "%s: %s at 0x%" G_GINT64_MODIFIER "x "
+			"ends past the top of the address space (expected address + size below "
+			"2^64)", what, name, addr);
+		return false;
+	}
 	for (int64_t c = 0; c < (alloc == ALLOC_PERCPU ? mc->nr_cpus : count); c++) {
 		g_autofree char *inst = alloc == ALLOC_PERCPU || count > 1
 						? g_strdup_printf("%s[%" G_GINT64_FORMAT "]", name, c)
@@ -355,8 +369,8 @@ static bool load_object(struct loader *ld, const struct yt_node *n, uint32_t i)
 			       ((ld->pcpu_next + al - 1) & ~(al - 1));
 			home = (uint16_t)machine_socket_node(mc, machine_cpu_socket(mc, (int)c));
 		} else if (alloc != ALLOC_STATIC) {
-			base = place_object(ld, l, alloc, home, yt_get(n, "placement") != NULL,
-					    (uint64_t)placement, l->size);
+			base = scn_place_object(ld, l, alloc, home, yt_get(n, "placement") != NULL,
+						(uint64_t)placement, l->size);
 		}
 		o = objmap_add(&ld->v->objs, inst, l->name, base, l->size ? l->size : 1, home);
 		ld->v->objs.v[o].layout = l;
@@ -413,7 +427,7 @@ static bool load_objects(struct loader *ld, const struct yt_node *root)
 /* The MCS nodes through which queued spinlocks hand the lock over (interp_lock.c): one per CPU
  * at the end of its per-cpu unit, named after the kernel's per-cpu `qnodes` so that their
  * hand-off HITMs are attributed in the reports. */
-static void add_qnodes(struct loader *ld)
+void scn_add_qnodes(struct loader *ld)
 {
 	const struct machine *mc = &ld->v->mc;
 
@@ -439,200 +453,9 @@ void scn_loader_release(struct loader *ld)
 	if (ld->heaps)
 		g_array_free(ld->heaps, TRUE);
 	ld->heaps = NULL;
-}
-
-/* ------------------------------------------------------------------ entities */
-
-/* Bytes of the trailing flexible array the kind asks room for (`flex:`), as the kernel's
- * struct_size() allocations do: mem_cgroup's nodeinfo[], 2.6.31's cpustat[]. */
-static uint64_t flex_bytes(struct loader *ld, const struct kobj *ko)
-{
-	const struct layout *l = ko->layout;
-	const struct lmember *last = l->nr ? &l->m[l->nr - 1] : NULL;
-	int64_t n = ko->flex == -1 ? ld->v->mc.nr_cpus : ko->flex == -2 ? ld->v->mc.numa_nodes
-									  : ko->flex;
-	struct lref r;
-	g_autofree char *path = NULL;
-
-	if (!n || !last || !last->name || last->nr_dims != 1 || last->dims[0])
-		return 0;
-	path = g_strdup_printf("%s[1]", last->name);
-	if (!layout_find(ld->v->lib, l, path, &r, last->mark, &(struct c2c_err){0}))
-		return 0;
-	return (uint64_t)n * (r.offset - last->offset);
-}
-
-/* Allocate one object of an entity: per-cpu in the units, else by its allocation rule.
- * Return: the address (CPU 0's instance for per-cpu objects); names every instance. */
-static uint64_t entity_object(struct loader *ld, const char *ent, const struct kobj *ko,
-			      int node, struct c2c_err *err, bool *ok)
-{
-	const struct machine *mc = &ld->v->mc;
-	const struct layout *l = ko->layout;
-	g_autofree char *name = ko->per_node ? g_strdup_printf("%s%s%s[%d]", ent, *ent ? "." : "",
-							       ko->name, node)
-					     : g_strdup_printf("%s%s%s", ent, *ent ? "." : "", ko->name);
-	uint64_t base, al = l->align > 8 ? l->align : 8;
-	uint32_t o;
-
-	if (!ko->percpu) {
-		uint64_t size = l->size + flex_bytes(ld, ko);
-
-		base = place_object(ld, l, ko->alloc == 1 ? ALLOC_KMEM_CACHE : ALLOC_KMALLOC,
-				    (uint16_t)node, ko->placement >= 0,
-				    (uint64_t)(ko->placement >= 0 ? ko->placement : 0), size);
-		o = objmap_add(&ld->v->objs, name, l->name, base, size ? size : 1, (uint16_t)node);
-		ld->v->objs.v[o].layout = l;
-		return base;
-	}
-	base = PERCPU_BASE + ((ld->pcpu_next + al - 1) & ~(al - 1));
-	ld->pcpu_next = base - PERCPU_BASE + l->size;
-	if (ld->pcpu_next > PERCPU_QNODE) {
-		err_set(err, (struct c2c_mark){ld->v->tree->mark.file, 1, 1}, "entities: per-cpu "
-			"objects need %" G_GUINT64_FORMAT " bytes per CPU (expected at most %llu)",
-			ld->pcpu_next, PERCPU_QNODE);
-		*ok = false;
-		return 0;
-	}
-	for (int c = 0; c < mc->nr_cpus; c++) {
-		g_autofree char *inst = g_strdup_printf("%s@%d", name, c);
-
-		o = objmap_add(&ld->v->objs, inst, l->name, base + (uint64_t)c * PERCPU_UNIT,
-			       l->size ? l->size : 1,
-			       (uint16_t)machine_socket_node(mc, machine_cpu_socket(mc, c)));
-		ld->v->objs.v[o].layout = l;
-		ld->v->objs.v[o].per_cpu = true;
-	}
-	return base;
-}
-
-static int32_t entity_index(const struct entities *e, const char *name)
-{
-	for (uint32_t i = 0; i < e->nr; i++)
-		if (!strcmp(e->name[i], name))
-			return (int32_t)i;
-	return -1;
-}
-
-static void entity_grow(struct entities *e, uint32_t n)
-{
-	e->name = g_renew(char *, e->name, n);
-	e->kind = g_renew(uint16_t, e->kind, n);
-	e->parent = g_renew(int32_t, e->parent, n);
-	e->first_child = g_renew(int32_t, e->first_child, n);
-	e->next_sibling = g_renew(int32_t, e->next_sibling, n);
-	e->base_at = g_renew(uint32_t, e->base_at, n);
-}
-
-/* One instance: objects allocated, linked under its parent (children in creation order). */
-static bool add_entity(struct loader *ld, const char *name, int kind, int32_t parent)
-{
-	struct entities *e = &ld->v->ents;
-	const struct kind *k = &ld->v->prog->kinds[kind];
-	int nodes = ld->v->mc.numa_nodes;
-	uint32_t id = e->nr++;
-	bool ok = true;
-
-	entity_grow(e, e->nr);
-	e->name[id] = g_strdup(name);
-	e->kind[id] = (uint16_t)kind;
-	e->parent[id] = parent;
-	e->first_child[id] = e->next_sibling[id] = -1;
-	if (parent >= 0) {
-		int32_t *link = &e->first_child[parent];
-
-		while (*link >= 0)
-			link = &e->next_sibling[*link];
-		*link = (int32_t)id;
-	}
-	e->base_at[id] = e->nr_base;
-	e->nr_base += k->nr_obj * (uint32_t)nodes;
-	e->base = g_renew(uint64_t, e->base, e->nr_base);
-	for (uint32_t o = 0; o < k->nr_obj && ok; o++)
-		for (int n = 0; n < nodes; n++)
-			e->base[e->base_at[id] + o * (uint32_t)nodes + (uint32_t)n] =
-				k->obj[o].per_node || n == 0
-					? entity_object(ld, name, &k->obj[o], n, ld->err, &ok) : 0;
-	return ok;
-}
-
-static bool load_entity(struct loader *ld, const struct yt_node *n, uint32_t i)
-{
-	static const char *const keys[] = {"name", "kind", "parent", "count", NULL};
-	const struct program *pr = ld->v->prog;
-	char what[64];
-	const struct yt_node *k;
-	const char *name, *kname, *pname;
-	int32_t parent = -1;
-	int64_t count = 1;
-	int kind = -1;
-
-	snprintf(what, sizeof(what), "entities[%u]", i);
-	if (!yt_expect_map(n, what, keys, ld->err) ||
-	    !(k = yt_require(n, "name", what, ld->err)) || !yt_str(k, what, &name, ld->err) ||
-	    !(k = yt_require(n, "kind", what, ld->err)) || !yt_str(k, what, &kname, ld->err))
-		return false;
-	for (uint32_t j = 0; j < pr->nr_kinds; j++)
-		if (!strcmp(pr->kinds[j].name, kname))
-			kind = (int)j;
-	if (kind < 0) {
-		err_set(ld->err, k->mark, "%s: unknown kind '%s' (expected a kind of the loaded path "
-			"models)", what, kname);
-		return false;
-	}
-	if ((k = yt_get(n, "parent"))) {
-		if (!yt_str(k, what, &pname, ld->err))
-			return false;
-		if ((parent = entity_index(&ld->v->ents, pname)) < 0) {
-			err_set(ld->err, k->mark, "%s: unknown parent '%s' (expected an entity "
-				"defined above)", what, pname);
-			return false;
-		}
-	}
-	if ((k = yt_get(n, "count")) && !yt_int(k, what, 1, 1 << 20, &count, ld->err))
-		return false;
-	for (int64_t c = 0; c < count; c++) {
-		g_autofree char *inst = count > 1 ? g_strdup_printf("%s[%" G_GINT64_FORMAT "]", name, c)
-						  : g_strdup(name);
-
-		if (entity_index(&ld->v->ents, inst) >= 0) {
-			err_set(ld->err, n->mark, "%s: entity '%s' defined twice", what, inst);
-			return false;
-		}
-		if (!add_entity(ld, inst, kind, parent))
-			return false;
-	}
-	return true;
-}
-
-/* Globals of the program, then the scenario's entities; seals the object map again. */
-bool scn_load_entities(struct loader *ld, const struct yt_node *root)
-{
-	const struct yt_node *seq = yt_get(root, "entities");
-	struct program *pr = ld->v->prog;
-	bool ok = true;
-	uint32_t bad;
-
-	int nodes = ld->v->mc.numa_nodes;
-
-	ld->v->ents.global_base = g_new0(uint64_t, (size_t)(pr->nr_globals ? pr->nr_globals : 1) *
-						   (size_t)nodes);
-	for (uint32_t g = 0; g < pr->nr_globals && ok; g++)
-		for (int n = 0; n < nodes && ok; n++)
-			if (pr->globals[g].per_node || n == 0)
-				ld->v->ents.global_base[g * (uint32_t)nodes + (uint32_t)n] =
-					entity_object(ld, "", &pr->globals[g], n, ld->err, &ok);
-	if (ok && seq && !yt_expect_seq(seq, "entities", ld->err))
-		ok = false;
-	for (uint32_t i = 0; ok && seq && i < seq->len; i++)
-		ok = load_entity(ld, seq->items[i], i);
-	if (ok)
-		add_qnodes(ld);
-	ok = ok && scn_init_entities(ld, root);
-	if (ok && (bad = objmap_seal(&ld->v->objs)) != OBJ_NONE) {
-		err_set(ld->err, root->mark, "scenario: '%s' overlaps another object in memory",
-			ld->v->objs.v[bad].name);
-		ok = false;
-	}
-	return ok;
+	if (ld->ent_ids)
+		g_hash_table_destroy(ld->ent_ids);
+	ld->ent_ids = NULL;
+	g_free(ld->last_child);
+	ld->last_child = NULL;
 }

@@ -174,9 +174,8 @@ static bool load_call(struct loader *ld, const struct yt_node *n, const char *wh
 		int32_t e = -1;
 
 		if (p->param_kind[i] >= 0) {
-			for (uint32_t j = 0; a->kind == YT_SCALAR && j < ld->v->ents.nr && e < 0; j++)
-				if (!strcmp(ld->v->ents.name[j], a->str))
-					e = (int32_t)j;
+			if (a->kind == YT_SCALAR)
+				e = scn_entity_find(ld, a->str);
 			if (e < 0 || ld->v->ents.kind[e] != p->param_kind[i]) {
 				err_set(ld->err, a->mark, "%s: argument %u of %s must be an entity of kind "
 					"%s (expected one of the scenario's entities)", what, i + 1, name,
@@ -283,44 +282,71 @@ static bool load_actor(struct loader *ld, const struct yt_node *n, uint32_t i, i
 /* One instance per CPU, homed on the CPU's node, at the same offset of every CPU's unit. */
 /* ------------------------------------------------------------------ traces */
 
+/* A trace line's fields (at most 5: one more than a line may have), each with its column. */
+struct tfields {
+	int n;
+	char *s[5];
+	int col[5];
+};
+
+/* Split @text in place at blanks.  Return: the number of fields (5 means "too many"). */
+static int split_fields(char *text, struct tfields *f)
+{
+	char *p = text;
+
+	f->n = 0;
+	while (*p && f->n < 5) {
+		p += strspn(p, " \t\r\v\f");
+		if (!*p)
+			break;
+		f->s[f->n] = p;
+		f->col[f->n++] = (int)(p - text) + 1;
+		p += strcspn(p, " \t\r\v\f");
+		if (*p)
+			*p++ = 0;
+	}
+	return f->n;
+}
+
+/* Field @i of a trace line as a scalar node, so the YAML number rules (decimal or 0x-hex,
+ * no octal, overflow an error) and their messages apply, with the field's own position. */
+static struct yt_node trace_field(const struct tfields *f, int i, const char *file, int lineno)
+{
+	return (struct yt_node){.kind = YT_SCALAR, .str = f->s[i],
+				.mark = {file, lineno, f->col[i]}};
+}
+
 /* One trace line "cpu op address size" (or "cpu delay ns") into @op; @cpu gets the CPU. */
 static bool trace_line(struct loader *ld, const char *file, int lineno, char *text, int *cpu,
 		       struct op *op)
 {
-	g_auto(GStrv) f = g_strsplit_set(g_strstrip(text), " \t", -1);
+	struct tfields f;
+	struct yt_node fake;
 	struct c2c_mark mark = {file, lineno, 1};
-	struct yt_node fake = {.kind = YT_SCALAR, .mark = mark};
-	char *end;
-	int kind = -1, n = 0;
-	long c;
+	int kind = -1, n = split_fields(text, &f);
+	uint64_t c = 0;
+	int64_t size;
 
-	/* Runs of blanks split into empty fields: drop (and free) them. */
-	for (char **p = f; *p; p++) {
-		if (**p)
-			f[n++] = *p;
-		else
-			g_free(*p);
-	}
-	f[n] = NULL;
 	if (n >= 2)
 		for (int k = 0; k < OP_KIND_COUNT; k++)
-			if (!strcmp(f[1], op_kind_names[k]))
+			if (!strcmp(f.s[1], op_kind_names[k]))
 				kind = k;
-	c = n ? strtol(f[0], &end, 0) : -1;
-	if (n < 2 || *end || kind < 0 || n != (kind == OP_DELAY ? 3 : 4)) {
+	fake = trace_field(&f, 0, file, lineno);
+	if (n < 2 || !yt_u64(&fake, "trace", &c, &(struct c2c_err){0}) || kind < 0 ||
+	    n != (kind == OP_DELAY ? 3 : 4)) {
 		err_set(ld->err, mark, "trace: bad line (expected 'CPU OP ADDRESS SIZE' with OP one "
 			"of load, store, rmw, locked_rmw, or 'CPU delay NS')");
 		return false;
 	}
-	if (c < 0 || c >= ld->v->mc.nr_cpus) {
-		err_set(ld->err, mark, "trace: CPU %ld does not exist (expected 0-%d)", c,
-			ld->v->mc.nr_cpus - 1);
+	if (c >= (uint64_t)ld->v->mc.nr_cpus) {
+		err_set(ld->err, mark, "trace: CPU %" G_GUINT64_FORMAT " does not exist (expected "
+			"0-%d)", c, ld->v->mc.nr_cpus - 1);
 		return false;
 	}
 	*cpu = (int)c;
 	memset(op, 0, sizeof(*op));
 	op->kind = (uint8_t)kind;
-	fake.str = f[2];
+	fake = trace_field(&f, 2, file, lineno);
 	if (kind == OP_DELAY) {
 		op->site = UINT32_MAX;
 		if (!yt_duration(&fake, "trace delay", PS_PER_NS, &op->delay_min, ld->err))
@@ -328,27 +354,63 @@ static bool trace_line(struct loader *ld, const char *file, int lineno, char *te
 		op->delay_max = op->delay_min;
 		return true;
 	}
-	op->size = (uint32_t)strtoul(f[3], &end, 0);
-	if (*end || !op->size || op->size > 4096) {
-		err_set(ld->err, mark, "trace: size '%s' (expected 1 to 4096 bytes)", f[3]);
+	fake = trace_field(&f, 3, file, lineno);
+	if (!yt_int(&fake, "trace size", 1, 4096, &size, &(struct c2c_err){0})) {
+		err_set(ld->err, fake.mark, "trace: size '%s' (expected 1 to 4096 bytes)", f.s[3]);
 		return false;
 	}
+	op->size = (uint32_t)size;
+	fake = trace_field(&f, 2, file, lineno);
 	if (!scn_parse_target(ld->v, &fake, "trace", &op->size, &op->addr, &op->cpu_stride, ld->err))
 		return false;
-	op->site = scn_add_site(ld, g_strdup_printf("trace:%d %s %s", lineno, f[1], f[2]));
+	op->site = scn_add_site(ld, g_strdup_printf("trace:%d %s %s", lineno, f.s[1], f.s[2]));
 	return true;
+}
+
+/* Give the trace's per-CPU accesses to actors "trace-cpuN", in CPU order. */
+static void trace_actors(struct loader *ld, GArray **per_cpu, uint64_t loops)
+{
+	for (int c = 0; c < C2C_MAX_CPUS; c++) {
+		struct actor a = {0};
+
+		if (!per_cpu[c])
+			continue;
+		a.name = g_strdup_printf("trace-cpu%d", c);
+		a.cpus = g_new(int, 1);
+		a.cpus[0] = c;
+		a.nr_cpus = 1;
+		a.nr_ops = per_cpu[c]->len;
+		a.ops = (struct op *)g_array_free(per_cpu[c], FALSE);
+		a.loops = loops;
+		g_array_append_val(ld->actors, a);
+	}
+}
+
+/* One access more in the trace: within --max-trace-lines?  Else that is the error. */
+static bool trace_limit(struct loader *ld, const char *path, int lineno, uint64_t nr)
+{
+	char msg[256];
+
+	if (nr <= ld->lim->trace_lines)
+		return true;
+	err_set(ld->err, (struct c2c_mark){path, lineno, 1}, "trace: %s", limits_fail(msg,
+		sizeof(msg), ld->lim, LIMIT_OF(trace_lines), "in the trace"));
+	ld->err->limit = true;
+	return false;
 }
 
 static bool load_trace(struct loader *ld, const struct yt_node *n, int *cpu_owner)
 {
 	static const char *const keys[] = {"file", "loops", NULL};
 	g_autofree char *text = NULL, *path = NULL;
-	g_auto(GStrv) lines = NULL;
 	char why[INFILE_WHY_MAX];
 	GArray *per_cpu[C2C_MAX_CPUS] = {0};
 	struct yt_node *k;
 	const char *file;
 	int64_t loops = 1;
+	uint64_t nr = 0;
+	size_t len;
+	int i = 0;
 	bool ok = true;
 
 	if (!yt_expect_map(n, "trace", keys, ld->err) ||
@@ -357,22 +419,27 @@ static bool load_trace(struct loader *ld, const struct yt_node *n, int *cpu_owne
 	if ((k = yt_get(n, "loops")) && !yt_int(k, "trace.loops", 1, INT64_MAX, &loops, ld->err))
 		return false;
 	path = g_path_is_absolute(file) ? g_strdup(file) : g_build_filename(ld->dir, file, NULL);
-	if (!infile_read(path, INFILE_MAX_TRACE, &text, NULL, why)) {
+	if (!infile_read(path, INFILE_MAX_TRACE, &text, &len, why)) {
 		err_set(ld->err, yt_get(n, "file")->mark, "trace.file: %s: %s (expected a regular "
 			"trace file of at most %zu MiB)", path, why, INFILE_MIB(INFILE_MAX_TRACE));
 		return false;
 	}
-	lines = g_strsplit(text, "\n", -1);
-	for (int i = 0; lines[i] && ok; i++) {
+	if (!err_text_nul(path, text, len, "trace", ld->err))
+		return false;
+	/* Lines are cut in place (a split that searched the rest of the text for every line
+	 * would be quadratic where strstr() is, as under ASan). */
+	for (char *line = text, *next, *hash; line < text + len && ok; line = next, i++) {
 		struct op op;
 		int cpu;
-		char *hash = strchr(lines[i], '#');
 
-		if (hash)
+		next = memchr(line, '\n', (size_t)(text + len - line));
+		next = next ? (*next = 0, next + 1) : text + len;
+		if ((hash = strchr(line, '#')))
 			*hash = 0;
-		if (!*g_strstrip(lines[i]))
+		if (!line[strspn(line, " \t\r\v\f")])
 			continue;
-		ok = trace_line(ld, path, i + 1, lines[i], &cpu, &op);
+		ok = trace_limit(ld, path, i + 1, ++nr) &&
+		     trace_line(ld, path, i + 1, line, &cpu, &op);
 		if (ok && cpu_owner[cpu] >= 0 && !per_cpu[cpu]) {
 			err_set(ld->err, (struct c2c_mark){path, i + 1, 1}, "trace: CPU %d already "
 				"runs an actor (expected one actor per CPU)", cpu);
@@ -385,20 +452,7 @@ static bool load_trace(struct loader *ld, const struct yt_node *n, int *cpu_owne
 		g_array_append_val(per_cpu[cpu], op);
 		cpu_owner[cpu] = INT32_MAX; /* taken by the trace */
 	}
-	for (int c = 0; c < C2C_MAX_CPUS; c++) {
-		struct actor a = {0};
-
-		if (!per_cpu[c])
-			continue;
-		a.name = g_strdup_printf("trace-cpu%d", c);
-		a.cpus = g_new(int, 1);
-		a.cpus[0] = c;
-		a.nr_cpus = 1;
-		a.nr_ops = per_cpu[c]->len;
-		a.ops = (struct op *)g_array_free(per_cpu[c], FALSE);
-		a.loops = (uint64_t)loops;
-		g_array_append_val(ld->actors, a);
-	}
+	trace_actors(ld, per_cpu, (uint64_t)loops);
 	return ok;
 }
 

@@ -543,7 +543,8 @@ START_TEST(scenario_load_errors)
 		{HEAD OP1("op: load, at: zzzzzz+8"), NULL,
 		 ":8:46: actors.a.loop[0]: unknown object 'zzzzzz' " UNKNOWN ")"},
 		{HEAD OP1("op: load, at: counter+x"), NULL,
-		 ":8:46: actors.a.loop[0]: bad offset in 'counter+x' (expected NAME+OFFSET)"},
+		 ":8:54: actors.a.loop[0]: bad offset in 'counter+x' (expected NAME+OFFSET, "
+		 "OFFSET a decimal or 0x-hex integer)"},
 		{HEAD OP1("op: delay, ns: 5, at: counter"), NULL,
 		 ":8:54: actors.a.loop[0]: a delay takes no target or size"},
 		{HEAD OP1("op: load, at: counter, ns: 5"), NULL,
@@ -582,8 +583,8 @@ START_TEST(scenario_load_errors)
 		{TRACE(""), "x load counter 8\n", ":1:1: " BAD_LINE},
 		{TRACE(""), "\n\n80 load counter 8\n", ":3:1: trace: CPU 80 does not exist "
 		 "(expected 0-79)"},
-		{TRACE(""), "0 load counter 0\n", ":1:1: trace: size '0' (expected 1 to 4096 bytes)"},
-		{TRACE(""), "0 load countr 8\n", ":1:1: trace: unknown object 'countr' " UNKNOWN
+		{TRACE(""), "0 load counter 0\n", ":1:16: trace: size '0' (expected 1 to 4096 bytes)"},
+		{TRACE(""), "0 load countr 8\n", ":1:8: trace: unknown object 'countr' " UNKNOWN
 		 "; did you mean 'counter'?)"},
 		{TRACE(ACTORS), "0 load counter 8\n", ":1:1: trace: CPU 0 already runs an actor "
 		 "(expected one actor per CPU)"},

@@ -110,6 +110,7 @@ static inline struct fix *fix_new(void)
 	fx->dir = g_dir_make_tmp("check_report-XXXXXX", &gerr);
 	ck_assert_msg(fx->dir != NULL, "%s", gerr ? gerr->message : "");
 	fx->sc = g_new0(struct scenario, 1);
+	limits_default(&fx->sc->limits);
 	fx->sc->name = g_strdup("two-counters");
 	fx->sc->path = g_build_filename(fx->dir, "two-counters.yaml", NULL);
 	ck_assert(g_file_set_contents(fx->sc->path, "name: two-counters\nseed: 7\n", -1, NULL));

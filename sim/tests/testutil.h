@@ -62,6 +62,17 @@ simtime_t tu_hammer(struct mem *m, const int *cpus, const uint64_t *addrs, int n
 /* Sum of one line statistic over all lines. */
 uint64_t tu_sum(const struct mem *m, int lstat);
 
+/* What a run of the c2csim program left: its exit status (128 when killed) and output. */
+struct tu_cmd {
+	int status;
+	char *out, *err;
+};
+
+/* Run the c2csim program (C2CSIM_BIN) with @args (NULL-terminated) in the source tree; fills
+ * @c (free with tu_cmd_free).  Fails the test when it cannot be started. */
+void tu_c2csim(struct tu_cmd *c, const char *const *args);
+void tu_cmd_free(struct tu_cmd *c);
+
 /* Run a suite with Check; return the exit status for main(). */
 int tu_run(Suite *s);
 

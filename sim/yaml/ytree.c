@@ -226,29 +226,50 @@ static struct yt_node *parse_scalar(struct loader *ld, const yaml_event_t *ev)
 	return n;
 }
 
+/* Mappings longer than this find duplicate keys through a hash table, not by scanning. */
+#define MAP_SCAN_KEYS 16
+
+/* The earlier key of @map equal to @key, or NULL.  @seen (key text -> key node) is made once
+ * the map is long enough that scanning it for every key would be quadratic. */
+static const struct yt_node *map_find_key(const struct yt_node *map, const char *key,
+					  GHashTable **seen)
+{
+	if (!*seen && map->len < MAP_SCAN_KEYS) {
+		for (size_t i = 0; i < map->len; i++)
+			if (!strcmp(map->pairs[i].key->str, key))
+				return map->pairs[i].key;
+		return NULL;
+	}
+	if (!*seen) {
+		*seen = g_hash_table_new(g_str_hash, g_str_equal);
+		for (size_t i = 0; i < map->len; i++)
+			g_hash_table_insert(*seen, map->pairs[i].key->str, map->pairs[i].key);
+	}
+	return g_hash_table_lookup(*seen, key);
+}
+
 /*
  * map_check_key - check a freshly parsed key before its value is read: it must be a scalar and
  * must not repeat an earlier key (libyaml accepts both; a silent "last one wins" would hide
- * typos in configuration).
+ * typos in configuration).  A good key is added to @seen when that exists.
  */
-static bool map_check_key(struct loader *ld, const struct yt_node *map, const struct yt_node *key)
+static bool map_check_key(struct loader *ld, const struct yt_node *map, struct yt_node *key,
+			  GHashTable **seen)
 {
-	size_t i;
+	const struct yt_node *prev;
 
 	if (key->kind != YT_SCALAR) {
 		err_set(ld->err, key->mark, "mapping key is %s (expected a scalar key)",
 			yt_kind_name(key->kind));
 		return false;
 	}
-	for (i = 0; i < map->len; i++) {
-		const struct yt_node *prev = map->pairs[i].key;
-
-		if (!strcmp(prev->str, key->str)) {
-			err_set(ld->err, key->mark, "duplicate key '%s' (first at %d:%d)", key->str,
-				prev->mark.line, prev->mark.col);
-			return false;
-		}
+	if ((prev = map_find_key(map, key->str, seen))) {
+		err_set(ld->err, key->mark, "duplicate key '%s' (first at %d:%d)", key->str,
+			prev->mark.line, prev->mark.col);
+		return false;
 	}
+	if (*seen)
+		g_hash_table_insert(*seen, key->str, key);
 	return true;
 }
 
@@ -260,6 +281,7 @@ static struct yt_node *parse_coll(struct loader *ld, const yaml_event_t *ev, int
 {
 	bool is_map = ev->type == YAML_MAPPING_START_EVENT;
 	struct yt_node *n, *key, *val;
+	g_autoptr(GHashTable) seen = NULL; /* keys of a long mapping (map_find_key) */
 	yaml_event_t cev;
 	size_t cap = 0;
 
@@ -278,7 +300,7 @@ static struct yt_node *parse_coll(struct loader *ld, const yaml_event_t *ev, int
 		val = parse_node(ld, &cev, depth + 1);
 		if (is_map && val) {
 			key = val;
-			val = map_check_key(ld, n, key) && next_event(ld, &cev) ?
+			val = map_check_key(ld, n, key, &seen) && next_event(ld, &cev) ?
 				      parse_node(ld, &cev, depth + 1) : NULL;
 		}
 		if (!val) {
