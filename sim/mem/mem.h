@@ -32,7 +32,7 @@
  * RFO is issued at once and it commits in order (TSO).  RMW (this_cpu_*: no LOCK) blocks like
  * a load; LOCKED_RMW (atomic_*) also waits for the store buffer to drain.
  *
- * Adjacent-line prefetch.  A demand miss that fills the L2 requests the buddy (address XOR 64)
+ * Adjacent-line prefetch (prefetch.c).  A demand miss that fills the L2 requests the buddy (address XOR 64)
  * for reading (PF_LOAD) or, for stores and RMWs when prefetch.store_buddy = rfo, for ownership
  * (PF_STORE).  A buddy Modified elsewhere is stolen or dropped (prefetch.buddy_modified).  The
  * prefetch costs the requester nothing but holds the buddy line like any transfer.  What it
@@ -51,12 +51,13 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "mem/cache.h"
-#include "mem/dir.h"
-#include "mem/machine.h"
 #include "layout/objmap.h"
+#include "mem/dir.h"
+#include "mem/hier.h"
+#include "mem/machine.h"
 #include "mem/protocol.h"
 #include "mem/stats.h"
+#include "mem/timing.h"
 
 enum mem_op {
 	MEM_LOAD,       /* plain load */
@@ -67,16 +68,6 @@ enum mem_op {
 };
 
 extern const char *const mem_op_names[MEM_OP_COUNT + 1];
-
-/* Where a load's data came from (perf c2c's columns). */
-enum ld_src {
-	SRC_L1, SRC_L2, SRC_LLC, SRC_RMT_HIT, SRC_HITM_LCL, SRC_HITM_RMT, SRC_DRAM_LCL,
-	SRC_DRAM_RMT, SRC_COUNT
-};
-
-struct mem_core {
-	struct pcache l1, l2;
-};
 
 struct sbuf {
 	uint32_t head, len;
@@ -98,7 +89,7 @@ struct mem {
 	const struct objmap *objs;
 	struct proto_index pix;
 	struct dir dir;
-	struct mem_core *core;
+	struct hier *core;      /* each core's L1d and L2 */
 	struct sbuf *sb;
 	simtime_t *sb_ring;     /* nr_cpus * store_buffer commit times */
 	uint32_t gshift;        /* log2 of the coherence unit: 6, or 7 with pair_granule */
@@ -110,6 +101,7 @@ struct mem {
 
 	uint64_t accesses;      /* demand accesses (split accesses count once per line) */
 	uint64_t act_count[ACT_COUNT]; /* protocol actions executed (tests read these) */
+	uint64_t oact_count[OACT_COUNT]; /* owner's-side actions executed */
 
 	uint8_t *data;          /* gsize bytes per directory line: the values in memory */
 	uint32_t data_cap;      /* lines the data array holds */
