@@ -42,7 +42,7 @@ uint32_t acct_orow(struct mem *m, uint32_t idx, const struct req *rq)
 static const uint8_t src_lstat[SRC_COUNT] = {
 	[SRC_L1] = LS_LD_L1, [SRC_L2] = LS_LD_L2, [SRC_LLC] = LS_LD_LLC,
 	[SRC_RMT_HIT] = LS_LD_RMT_HIT, [SRC_HITM_LCL] = LS_HITM_LCL, [SRC_HITM_RMT] = LS_HITM_RMT,
-	[SRC_DRAM_LCL] = LS_LD_DRAM_LCL, [SRC_DRAM_RMT] = LS_LD_DRAM_RMT,
+	[SRC_DRAM_LCL] = LS_LD_DRAM_LCL, [SRC_DRAM_RMT] = LS_LD_DRAM_RMT, [SRC_LFB] = LS_LD_FB,
 };
 
 static void account_load(struct line_stats *ls, struct orow *row, const struct outcome *o,

@@ -25,8 +25,8 @@ _Static_assert(sizeof(proto_oaction_names) / sizeof(proto_oaction_names[0]) == O
 /* What each action counts (statistics keys, stats.c) in a demand load or RMW; a data action
  * counts the one load source of its list that matches where the data is. */
 static const char *const action_counts[ACT_COUNT] = {
-	[ACT_HIT] = "ld_l1hit|ld_l2hit|ld_lfb",
-	[ACT_UPGRADE] = "ld_l1hit|ld_l2hit|ld_lfb",
+	[ACT_HIT] = "ld_l1hit|ld_l2hit|ld_fbhit",
+	[ACT_UPGRADE] = "ld_l1hit|ld_l2hit|ld_fbhit",
 	[ACT_FILL_MEM] = "ld_llchit|ld_rmt_hit|ld_dram_local|ld_dram_remote",
 	[ACT_FILL_SHARER] = "ld_llchit|ld_rmt_hit",
 	[ACT_FWD_GETS] = "ld_llchit|ld_rmt_hit",

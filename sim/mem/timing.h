@@ -7,7 +7,7 @@
  * reaches the home starts at max(now, busy_until): a cache-to-cache transfer or an invalidation
  * holds the line until it completes, a memory fill holds it for dir_occupancy, and a locked RMW
  * holds it until the locked operation completes (tm_hold).  Hits on a copy whose fill is still
- * in flight complete when its data arrives (tm_hit).  See mem.h for the figures.
+ * in flight complete when its data arrives (tm_ready).  See mem.h for the figures.
  */
 #ifndef C2C_TIMING_H
 #define C2C_TIMING_H
@@ -53,11 +53,12 @@ static inline simtime_t tm_inv(const struct machine *mc, bool remote, uint32_t n
 	return (remote ? mc->inv_remote : mc->inv_local) + mc->inv_per_sharer * n;
 }
 
-/* tm_hit - a hit at @now on a copy whose data arrives at @ready_at, served at hit latency
- * @lat.  Return: the completion (the fill-buffer merge: no earlier than the data). */
-static inline simtime_t tm_hit(simtime_t now, simtime_t lat, simtime_t ready_at)
+/* tm_ready - a request served by a copy whose data arrives at @ready_at would complete at
+ * @done.  Return: the completion, no earlier than the data (the fill-buffer merge of a hit on
+ * a line whose miss is still outstanding; the same for an upgrade of such a copy). */
+static inline simtime_t tm_ready(simtime_t done, simtime_t ready_at)
 {
-	return now + lat > ready_at ? now + lat : ready_at;
+	return done > ready_at ? done : ready_at;
 }
 
 /* tm_charge - completion of a request of cost @lat issued at @now; one that reaches the home

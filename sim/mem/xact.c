@@ -151,6 +151,15 @@ static void count_hitm(struct mem *m, const struct req *rq, uint32_t idx, struct
 	o->src = tm_hitm_src(mem_core_socket(m, m->dir.line[idx].owner), rq->socket);
 }
 
+/* The source of data served by the requester's own copy: L1d or L2, or the fill buffer when
+ * the copy's fill has not completed (the data is still on its way). */
+static int own_src(const struct req *rq, const struct exec *x)
+{
+	if (x->ready_at > rq->now)
+		return SRC_LFB;
+	return x->in_l1 ? SRC_L1 : SRC_L2;
+}
+
 /* Run the actions of @r for @rq on line @idx.  Return: false if the prefetch was dropped. */
 static bool exec_actions(struct mem *m, const struct req *rq, const struct proto_row *r,
 			 uint32_t idx, struct exec *x, struct outcome *o)
@@ -162,7 +171,7 @@ static bool exec_actions(struct mem *m, const struct req *rq, const struct proto
 		switch (r->act[a]) {
 		case ACT_HIT:
 			x->lat = x->in_l1 ? m->mc->l1d.latency : m->mc->l2.latency;
-			o->src = x->in_l1 ? SRC_L1 : SRC_L2;
+			o->src = own_src(rq, x);
 			o->pf_used = x->pf;
 			break;
 		case ACT_SILENT_UPGRADE: /* E -> M: the copy is exclusive, nobody is told */
@@ -170,7 +179,7 @@ static bool exec_actions(struct mem *m, const struct req *rq, const struct proto
 		case ACT_UPGRADE:
 			x->home = true;
 			x->lat = m->mc->llc.latency;
-			o->src = x->in_l1 ? SRC_L1 : SRC_L2;
+			o->src = own_src(rq, x);
 			o->pf_used = x->pf;
 			break;
 		case ACT_FILL_MEM:
@@ -327,6 +336,11 @@ void mem_request(struct mem *m, const struct req *rq, struct outcome *out)
 	if (demand && own != MESI_I && r->next_own != MESI_I)
 		hier_touch(h, rq->la);
 	out->done = tm_charge(m->mc, &m->dir.line[idx], rq->now, x.lat, x.home, x.c2c);
+	if (own != MESI_I)
+		/* The copy was there, but maybe not its data: the one race with an earlier fill. */
+		out->done = tm_ready(out->done, x.ready_at);
+	else if (out->filled)
+		hier_set_ready(h, rq->la, out->done);
 	if (x.write && m->dir.line[idx].watched && m->on_write)
 		m->on_write(m->on_write_data, idx, out->done);
 	if (m->check)
