@@ -35,7 +35,11 @@ static uint64_t hold_avg(const char *kind, const char *cpus)
 
 /* res_counter keeps its counters in the lock's line: with a ticket lock every spinner re-reads
  * that line after each store in the critical section, so the holder's stores must take the
- * line back from them; with a queued lock the waiters spin on their own nodes. */
+ * line back from them.  A queued lock's waiters spin on their own nodes, but each arrival
+ * still swaps the tail in the lock word, in the same line: the holder's RFOs queue behind those
+ * swaps, and its loads of the line wait for its RFO's data (a fill-buffer hit), so the hold
+ * grows with the waiters under both lock kinds.  (Before in-flight fills were modelled, the
+ * holder's loads were served before the data existed and the queued hold even shrank.) */
 START_TEST(interp_lock_hold_grows_with_ticket_waiters)
 {
 	uint64_t t2 = hold_avg("ticket", "0-1"), t16 = hold_avg("ticket", "0-15");
@@ -44,11 +48,8 @@ START_TEST(interp_lock_hold_grows_with_ticket_waiters)
 	/* CPUs 0-15 share one socket of skylake-sp-2s: the growth is the spinners', not NUMA's. */
 	ck_assert_msg(t16 > t2 * 2, "ticket hold: 2 CPUs %" G_GUINT64_FORMAT " ps, 16 CPUs %"
 		      G_GUINT64_FORMAT " ps", t2, t16);
-	ck_assert_msg(q16 * t2 * 2 < t16 * q2, "queued hold %" G_GUINT64_FORMAT " -> %"
-		      G_GUINT64_FORMAT " ps grows not much less than ticket %" G_GUINT64_FORMAT
-		      " -> %" G_GUINT64_FORMAT, q2, q16, t2, t16);
-	ck_assert_msg(q16 * 2 < t16, "queued hold at 16 CPUs %" G_GUINT64_FORMAT " ps, ticket %"
-		      G_GUINT64_FORMAT " ps", q16, t16);
+	ck_assert_msg(q16 > q2 * 2, "queued hold: 2 CPUs %" G_GUINT64_FORMAT " ps, 16 CPUs %"
+		      G_GUINT64_FORMAT " ps", q2, q16);
 }
 END_TEST
 

@@ -85,7 +85,8 @@ static void check_sb_full(struct run *r)
 /* A LOCK-prefixed RMW waits for the store buffer to drain before it starts. */
 static void check_locked_drains(struct run *r)
 {
-	ck_assert_uint_ge(r->done[1], r->at[0] + r->mc->dram_local + r->mc->locked_rmw);
+	/* The store's DRAM RFO commits first, then the RMW's own DRAM fill, then the lock. */
+	ck_assert_uint_ge(r->done[1], r->at[0] + 2 * r->mc->dram_local + r->mc->locked_rmw);
 }
 
 /* ---------------------------------------------------------------- split accesses, values */
@@ -291,6 +292,36 @@ static void check_rfo_hitm(struct run *r)
 	ck_assert_uint_eq(r->m->last_done - r->at[1], r->mc->hitm_local);
 }
 
+static void check_upgrade(struct run *r)
+{
+	/* S -> M with no other sharer: a round trip to the home (the LLC latency). */
+	ck_assert_uint_eq(latency(r, 3), r->mc->llc.latency + r->mc->cycle);
+}
+
+static void check_rmt_llc(struct run *r)
+{
+	ck_assert_uint_eq(latency(r, 2), r->mc->clean_remote);
+	ck_assert_uint_eq(line_stat(r->m, A, LS_LD_RMT_HIT), 1);
+}
+
+static void check_pf_from_sharer(struct run *r)
+{
+	ck_assert_uint_eq(line_stat(r->m, B, LS_PF_XFER), 1);
+	ck_assert_int_eq(mem_state(r->m, 0, B), MESI_S);
+}
+
+static void check_inv_hold(struct run *r)
+{
+	/* The invalidating RMW holds the line until it completes; the next reader waits. */
+	ck_assert_uint_ge(r->done[3], r->done[2] - r->mc->cycle + r->mc->hitm_local);
+}
+
+static void check_owner_writeback(struct run *r)
+{
+	/* The HITM's owner wrote the line back: the next reader on the socket finds the LLC. */
+	ck_assert_uint_eq(latency(r, 2), r->mc->llc.latency);
+}
+
 /* ---------------------------------------------------------------- in-flight fills */
 
 static void check_inflight_same_cpu(struct run *r)
@@ -394,6 +425,18 @@ static const struct mcase cases[] = {
 	 check_store_l1},
 	{"mem-5.10", "a store's RFO to a Modified line is an RFO HITM, not a load HITM", {PF_OFF},
 	 {RMW(1, A, 0), ST(0, A, 1000000), END}, check_rfo_hitm},
+	{"mem-5.11", "an upgrade of the only Shared copy costs a trip to the home", {PF_OFF},
+	 {L(0, A, 0), L(1, A, 1000000), {S_EVICT, 1, A, 0, 1500000}, RMW(0, A, 2000000), END},
+	 check_upgrade},
+	{"mem-5.12", "a clean copy in the other socket's LLC", {PF_OFF},
+	 {L(20, A, 0), {S_EVICT, 20, A, 0, 1000000}, L(0, A, 2000000), END}, check_rmt_llc},
+	{"mem-5.13", "a prefetch takes a Shared buddy from a sharer's cache", {PF_ON},
+	 {L(1, B, 0), L(2, B, 1000000), L(0, A, 2000000), END}, check_pf_from_sharer},
+	{"mem-5.14", "invalidations hold the line until they complete", {PF_OFF},
+	 {L(1, A, 0), L(2, A, 1000000), RMW(0, A, 2000000), L(3, A, 2000001), END},
+	 check_inv_hold},
+	{"mem-5.15", "a HITM's owner writes the line back to the LLC", {PF_OFF},
+	 {RMW(1, A, 0), L(0, A, 1000000), L(2, A, 2000000), END}, check_owner_writeback},
 	{"mem-6.1", "a second load of a line in flight waits for the fill (same CPU, mlp)",
 	 {PF_OFF}, {L(0, A, 0), L(0, A + 8, 1000), END}, check_inflight_same_cpu},
 	{"mem-6.2", "the SMT sibling's load completes no earlier than the fill", {PF_OFF},
