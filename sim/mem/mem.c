@@ -56,8 +56,9 @@ static simtime_t access_line(struct mem *m, int cpu, uint64_t addr, enum mem_op 
 	case MEM_RMW:
 		return demand(m, cpu, addr, EV_RMW, site, caller, now, &idx) + m->mc->cycle;
 	case MEM_LOCKED_RMW:
+		/* It starts once every buffered store has committed (the buffer is then empty:
+		 * sb_slot drops entries whose commit time has passed). */
 		t = mem_sb_drained(m, cpu, now);
-		sb_drain(m, cpu);
 		done = demand(m, cpu, addr, EV_RMW, site, caller, t, &idx) + m->mc->locked_rmw;
 		if (idx != DIR_NONE) {
 			/* The line stays with us until the locked operation completes. */

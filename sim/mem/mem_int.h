@@ -72,7 +72,5 @@ void pf_after_demand(struct mem *m, const struct req *dem, const struct outcome 
 simtime_t sb_slot(struct mem *m, int cpu, simtime_t now);
 /* sb_push - a store whose RFO completes at @done enters the buffer; it commits in order. */
 void sb_push(struct mem *m, int cpu, simtime_t done);
-/* sb_drain - a locked operation drained the buffer. */
-void sb_drain(struct mem *m, int cpu);
 
 #endif

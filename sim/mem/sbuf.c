@@ -3,7 +3,7 @@
  *
  * A store takes an entry when it issues (stalling while the buffer is full), its RFO is issued
  * at once, and it commits no earlier than the stores before it.  A LOCK-prefixed RMW waits
- * for the buffer to drain (mem_sb_drained) and empties it.
+ * for the buffer to drain (mem_sb_drained).
  */
 #include "mem/mem_int.h"
 
@@ -40,11 +40,6 @@ void sb_push(struct mem *m, int cpu, simtime_t done)
 	sb->last = done;
 	sb_ring(m, cpu)[(sb->head + sb->len) % m->mc->store_buffer] = done;
 	sb->len++;
-}
-
-void sb_drain(struct mem *m, int cpu)
-{
-	m->sb[cpu].len = 0;
 }
 
 simtime_t mem_sb_drained(const struct mem *m, int cpu, simtime_t now)
