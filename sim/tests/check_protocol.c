@@ -251,6 +251,177 @@ START_TEST(proto_lookup_exhaustive)
 }
 END_TEST
 
+/* ------------------------------------------------------------------ the walk
+ * Every possible key again, now over where the other copies are (cores 1-2 on core 0's socket,
+ * or cores 20-21 on the other one), the prefetcher on or off, store_buddy read or rfo, and where
+ * core 0's own copy sits (L1d and L2 after a demand access, or only in L2, prefetched and not
+ * used yet).  Each combination must give the latency and the counters the row implies, derived
+ * here from the machine file's figures: the expectations do not read the table.
+ */
+struct walk {
+	int own, others, ev;
+	bool remote, pf_on, rfo, placed_by_pf;
+};
+
+static simtime_t wk_inv(const struct machine *mc, bool remote, uint32_t n)
+{
+	return (remote ? mc->inv_remote : mc->inv_local) + mc->inv_per_sharer * n;
+}
+
+static simtime_t wk_max(simtime_t a, simtime_t b)
+{
+	return a > b ? a : b;
+}
+
+/* Where a demand request's data comes from, as a counter, and what it costs. */
+static int wk_source(const struct machine *mc, const struct walk *w, simtime_t *lat)
+{
+	bool writes = w->ev != EV_LOAD;
+
+	if (w->own != MESI_I && (w->ev == EV_LOAD || w->own >= MESI_E)) {
+		*lat = w->placed_by_pf ? mc->l2.latency : mc->l1d.latency;
+		return w->placed_by_pf ? LS_LD_L2 : LS_LD_L1;
+	}
+	if (w->own == MESI_S) { /* upgrade: a trip to the home, the invalidations in parallel */
+		*lat = w->others == MESI_S ? wk_max(mc->llc.latency, wk_inv(mc, w->remote, 2))
+					   : mc->llc.latency;
+		return w->placed_by_pf ? LS_LD_L2 : LS_LD_L1;
+	}
+	switch (w->others) {
+	case MESI_I:
+		*lat = mc->dram_local;
+		return LS_LD_DRAM_LCL;
+	case MESI_S:
+		*lat = w->remote ? mc->clean_remote : mc->clean_local;
+		if (writes)
+			*lat = wk_max(*lat, wk_inv(mc, w->remote, 2));
+		return w->remote ? LS_LD_RMT_HIT : LS_LD_LLC;
+	case MESI_E:
+		*lat = w->remote ? mc->clean_remote : mc->clean_local;
+		return w->remote ? LS_LD_RMT_HIT : LS_LD_LLC;
+	default: /* Modified on core 1 or 20; the line is homed on node 0, the reader's */
+		*lat = w->remote ? mc->hitm_remote_reader_home : mc->hitm_local;
+		return w->remote ? LS_HITM_RMT : LS_HITM_LCL;
+	}
+}
+
+/* Put core 0 in w->own and two other cores in w->others, core 0's copy placed as asked. */
+static void wk_setup(struct mem *m, const struct walk *w)
+{
+	int c1 = w->remote ? 20 : 1, c2 = w->remote ? 21 : 2;
+	simtime_t t = 1000;
+
+	if (w->others == MESI_S || w->others == MESI_E || (w->own == MESI_S && !w->others))
+		t = mem_access(m, c1, LINE, 8, MEM_LOAD, 0, t);
+	if (w->others == MESI_S)
+		t = mem_access(m, c2, LINE, 8, MEM_LOAD, 0, t);
+	if (w->others == MESI_M)
+		t = mem_access(m, c1, LINE, 8, MEM_RMW, 0, t);
+	if (w->own == MESI_M)
+		t = mem_access(m, 0, LINE, 8, MEM_RMW, 0, t);
+	else if (w->own != MESI_I && w->placed_by_pf)
+		mem_prefetch(m, 0, LINE, EV_PF_LOAD, t);
+	else if (w->own != MESI_I)
+		t = mem_access(m, 0, LINE, 8, MEM_LOAD, 0, t);
+	if (w->own == MESI_S && !w->others)
+		mem_evict(m, c1, LINE, t + 100000);
+	ck_assert_int_eq(mem_state(m, 0, LINE), w->own);
+	ck_assert_int_eq(mem_others_state(m, 0, LINE), w->others);
+}
+
+static uint64_t wk_stat(const struct mem *m, uint64_t addr, int k)
+{
+	uint32_t idx = mem_line(m, addr);
+
+	return idx == DIR_NONE ? 0 : m->dir.stats[idx].c[k];
+}
+
+static void wk_check(const struct machine *mc, const struct walk *w, struct mem *m)
+{
+	static const enum mem_op ops[] = {[EV_LOAD] = MEM_LOAD, [EV_STORE] = MEM_STORE,
+					  [EV_RMW] = MEM_RMW};
+	uint64_t before[LS_COUNT], buddy_fills = wk_stat(m, LINE ^ 64, LS_PF_FILLS);
+	const simtime_t t = 2000000;
+	simtime_t lat;
+	int src = wk_source(mc, w, &lat);
+
+	for (int k = 0; k < LS_COUNT; k++)
+		before[k] = wk_stat(m, LINE, k);
+	mem_access(m, 0, LINE, 8, ops[w->ev], 0, t);
+	ck_assert_msg(!m->failed, "%s", m->fail_msg);
+#define WK_FMT "own %s others %s %s remote %d pf %d rfo %d prefetched %d"
+#define WK_ARGS mesi_names[w->own], mesi_names[w->others], proto_event_names[w->ev], \
+	w->remote, w->pf_on, w->rfo, w->placed_by_pf
+	ck_assert_msg(m->last_done - t == lat, "latency %" G_GUINT64_FORMAT " ps, expected %"
+		      G_GUINT64_FORMAT ": " WK_FMT, m->last_done - t, lat, WK_ARGS);
+	if (w->ev != EV_STORE)
+		ck_assert_msg(wk_stat(m, LINE, src) == before[src] + 1, "source %s: " WK_FMT,
+			      lstat_info[src].key, WK_ARGS);
+	if (w->ev != EV_LOAD) {
+		int st = w->own >= MESI_E && !w->placed_by_pf ? LS_ST_L1HIT : LS_ST_L1MISS;
+
+		ck_assert_msg(wk_stat(m, LINE, st) == before[st] + 1, "%s: " WK_FMT,
+			      lstat_info[st].key, WK_ARGS);
+	}
+	ck_assert_msg(wk_stat(m, LINE, LS_ST_RFO_HITM) - before[LS_ST_RFO_HITM] ==
+		      (w->ev == EV_STORE && w->own == MESI_I && w->others == MESI_M),
+		      "store_rfo_hitm: " WK_FMT, WK_ARGS);
+	ck_assert_msg(wk_stat(m, LINE, LS_PF_USEFUL) - before[LS_PF_USEFUL] == w->placed_by_pf,
+		      "pf_useful: " WK_FMT, WK_ARGS);
+	/* A demand fill prefetches the buddy when the prefetcher is on. */
+	ck_assert_msg(wk_stat(m, LINE ^ 64, LS_PF_FILLS) - buddy_fills ==
+		      (w->pf_on && w->own == MESI_I), "buddy pf_fills: " WK_FMT, WK_ARGS);
+	if (w->pf_on && w->own == MESI_I && w->ev != EV_LOAD)
+		/* store_buddy decides whether the buddy is taken for ownership */
+		ck_assert_msg((mem_state(m, 0, LINE ^ 64) == MESI_E) ==
+			      (w->rfo || !mem_others_state(m, 0, LINE ^ 64)),
+			      "buddy %s: " WK_FMT, mesi_names[mem_state(m, 0, LINE ^ 64)], WK_ARGS);
+#undef WK_FMT
+#undef WK_ARGS
+}
+
+/* One combination: own x others x {LOAD, STORE, RMW} x remote x pf x rfo x placement, on
+ * @mcs[pf * 2 + rfo]. */
+static void wk_run(const struct machine *mcs, unsigned i)
+{
+	struct walk w = {.own = i >> 7 & 3, .others = i >> 5 & 3, .ev = (i >> 3 & 3) % 3,
+			 .remote = i >> 2 & 1, .pf_on = i >> 1 & 1, .rfo = i & 1};
+
+	if ((i >> 3 & 3) == 3 || proto_impossible_reason(w.own, w.others, w.ev))
+		return;
+	for (int placed = 0; placed < 2; placed++) {
+		struct mem *m;
+
+		/* A Modified copy comes from a store, never from a prefetch. */
+		if (placed && (w.own == MESI_I || w.own == MESI_M))
+			continue;
+		w.placed_by_pf = placed;
+		m = mem_new(&mcs[i & 3], NULL, true);
+		wk_setup(m, &w);
+		wk_check(&mcs[i & 3], &w, m);
+		mem_free(m);
+	}
+}
+
+START_TEST(proto_walk_topology)
+{
+	struct machine mcs[4];
+
+	for (int v = 0; v < 4; v++) {
+		const char *ovr[] = {v & 2 ? "prefetch.adjacent_line=true"
+					   : "prefetch.adjacent_line=false",
+				     v & 1 ? "prefetch.store_buddy=rfo" : "prefetch.store_buddy=read",
+				     NULL};
+
+		tu_machine(&mcs[v], "skylake-sp-2s", ovr);
+	}
+	for (unsigned i = 0; i < 512; i++)
+		wk_run(mcs, i);
+	for (int v = 0; v < 4; v++)
+		machine_release(&mcs[v]);
+}
+END_TEST
+
 START_TEST(proto_print_lists_every_row)
 {
 	char *text = NULL;
@@ -276,6 +447,9 @@ static Suite *protocol_suite(void)
 	suite_add_tcase(s, tc);
 	tc = tcase_create("proto_lookup");
 	tcase_add_loop_test(tc, proto_lookup_exhaustive, 0, MESI_COUNT * MESI_COUNT * EV_COUNT * PROTO_VARIANTS);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("proto_walk");
+	tcase_add_test(tc, proto_walk_topology);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("proto_print");
 	tcase_add_test(tc, proto_print_lists_every_row);
