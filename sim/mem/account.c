@@ -12,29 +12,29 @@
 /* The Pareto row of (line, offset, site, caller); rows of a line form a short list. */
 uint32_t acct_orow(struct mem *m, uint32_t idx, const struct req *rq)
 {
-	struct line_stats *ls = &m->dir.stats[idx];
+	struct line_stats *ls = &m->st.line[idx];
 	uint32_t r;
 
-	for (r = ls->first_orow; r != DIR_NONE; r = m->orow[r].next)
-		if (m->orow[r].off == rq->off && m->orow[r].site == rq->site &&
-		    m->orow[r].caller == rq->caller)
+	for (r = ls->first_orow; r != DIR_NONE; r = m->st.orow[r].next)
+		if (m->st.orow[r].off == rq->off && m->st.orow[r].site == rq->site &&
+		    m->st.orow[r].caller == rq->caller)
 			return r;
-	if (m->nr_orows == m->cap_orows) {
-		uint32_t old = m->cap_orows;
+	if (m->st.nr_orows == m->st.cap_orows) {
+		uint32_t old = m->st.cap_orows;
 
-		m->cap_orows = old ? 2 * old : 256;
-		m->orow = g_renew(struct orow, m->orow, m->cap_orows);
-		m->orow_cpus = g_renew(uint64_t, m->orow_cpus,
-				       (size_t)m->cap_orows * m->dir.words_cpu);
+		m->st.cap_orows = old ? 2 * old : 256;
+		m->st.orow = g_renew(struct orow, m->st.orow, m->st.cap_orows);
+		m->st.orow_cpus = g_renew(uint64_t, m->st.orow_cpus,
+				       (size_t)m->st.cap_orows * m->st.words_cpu);
 	}
-	r = m->nr_orows++;
-	memset(&m->orow[r], 0, sizeof(m->orow[r]));
-	memset(&m->orow_cpus[(size_t)r * m->dir.words_cpu], 0, sizeof(uint64_t) * m->dir.words_cpu);
-	m->orow[r].line = idx;
-	m->orow[r].off = rq->off;
-	m->orow[r].site = rq->site;
-	m->orow[r].caller = rq->caller;
-	m->orow[r].next = ls->first_orow;
+	r = m->st.nr_orows++;
+	memset(&m->st.orow[r], 0, sizeof(m->st.orow[r]));
+	memset(&m->st.orow_cpus[(size_t)r * m->st.words_cpu], 0, sizeof(uint64_t) * m->st.words_cpu);
+	m->st.orow[r].line = idx;
+	m->st.orow[r].off = rq->off;
+	m->st.orow[r].site = rq->site;
+	m->st.orow[r].caller = rq->caller;
+	m->st.orow[r].next = ls->first_orow;
 	ls->first_orow = r;
 	return r;
 }
@@ -64,11 +64,11 @@ static void account_load(struct line_stats *ls, struct orow *row, const struct o
 
 void acct_demand(struct mem *m, const struct req *rq, const struct outcome *o, uint32_t orow)
 {
-	struct line_stats *ls = &m->dir.stats[o->line];
-	struct orow *row = &m->orow[orow];
+	struct line_stats *ls = &m->st.line[o->line];
+	struct orow *row = &m->st.orow[orow];
 
-	dir_mark_cpu(&m->dir, o->line, rq->cpu);
-	m->orow_cpus[(size_t)orow * m->dir.words_cpu + (rq->cpu >> 6)] |= 1ull << (rq->cpu & 63);
+	m->st.cpus[(size_t)o->line * m->st.words_cpu + (rq->cpu >> 6)] |= 1ull << (rq->cpu & 63);
+	m->st.orow_cpus[(size_t)orow * m->st.words_cpu + (rq->cpu >> 6)] |= 1ull << (rq->cpu & 63);
 	if (rq->event != EV_STORE)
 		account_load(ls, row, o, o->done - rq->now);
 	if (rq->event != EV_LOAD) {
@@ -86,7 +86,7 @@ void acct_demand(struct mem *m, const struct req *rq, const struct outcome *o, u
 /* What a prefetch did to the buddy, and to the demand line whose miss caused it. */
 void acct_prefetch(struct mem *m, const struct req *rq, const struct outcome *o)
 {
-	struct line_stats *ls = &m->dir.stats[o->line];
+	struct line_stats *ls = &m->st.line[o->line];
 
 	if (o->dropped) {
 		ls->c[LS_PF_DROPPED]++;
@@ -98,16 +98,16 @@ void acct_prefetch(struct mem *m, const struct req *rq, const struct outcome *o)
 	ls->c[LS_PF_INV] += o->nr_inv;
 	ls->c[LS_INV_RECV] += o->nr_inv;
 	if (rq->cause != DIR_NONE) {
-		struct line_stats *cs = &m->dir.stats[rq->cause];
+		struct line_stats *cs = &m->st.line[rq->cause];
 
 		cs->c[LS_PF_CAUSED_HITM] += o->pf_hitm;
 		cs->c[LS_PF_CAUSED_INV] += o->nr_inv;
 		if (rq->cause_orow != DIR_NONE)
-			m->orow[rq->cause_orow].c[OS_PF_CAUSED_HITM] += o->pf_hitm;
+			m->st.orow[rq->cause_orow].c[OS_PF_CAUSED_HITM] += o->pf_hitm;
 	}
 }
 
 void acct_locked(struct mem *m, uint32_t idx)
 {
-	m->dir.stats[idx].c[LS_LOCKED]++;
+	m->st.line[idx].c[LS_LOCKED]++;
 }

@@ -30,7 +30,7 @@ static simtime_t demand(struct mem *m, int cpu, uint64_t addr, int event, uint32
 	mem_request(m, &rq, &o);
 	if (m->failed)
 		return now;
-	m->accesses++;
+	m->st.accesses++;
 	m->last_done = o.done;
 	m->last_src = o.src;
 	orow = acct_orow(m, o.line, &rq);
@@ -100,7 +100,8 @@ struct mem *mem_new(const struct machine *mc, const struct objmap *objs, bool ch
 	m->check = check;
 	m->gshift = mc->pf.pair_granule ? 7 : 6;
 	m->gsize = 1ull << m->gshift;
-	dir_init(&m->dir, mc->nr_cores, mc->nr_cpus);
+	dir_init(&m->dir, mc->nr_cores);
+	mstats_init(&m->st, mc->nr_cpus);
 	m->core = g_new0(struct hier, mc->nr_cores);
 	for (int c = 0; c < mc->nr_cores; c++)
 		/* Sets are counted in 64-byte lines; with 128-byte granules, halve them. */
@@ -120,9 +121,9 @@ void mem_free(struct mem *m)
 	g_free(m->core);
 	g_free(m->sb);
 	g_free(m->sb_ring);
-	g_free(m->orow);
-	g_free(m->orow_cpus);
+	mstats_release(&m->st);
 	g_free(m->data);
+	g_free(m->watched);
 	dir_release(&m->dir);
 	g_free(m);
 }

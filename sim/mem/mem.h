@@ -55,6 +55,7 @@
 #include "mem/dir.h"
 #include "mem/hier.h"
 #include "mem/machine.h"
+#include "mem/mstats.h"
 #include "mem/protocol.h"
 #include "mem/stats.h"
 #include "mem/timing.h"
@@ -95,16 +96,14 @@ struct mem {
 	uint32_t gshift;        /* log2 of the coherence unit: 6, or 7 with pair_granule */
 	uint64_t gsize;
 
-	struct orow *orow;      /* Pareto rows: (line, offset, site, caller) */
-	uint64_t *orow_cpus;    /* words_cpu per row */
-	uint32_t nr_orows, cap_orows;
-
-	uint64_t accesses;      /* demand accesses (split accesses count once per line) */
+	struct mstats st;       /* the statistics layer (read through stats_* in mstats.h) */
 	uint64_t act_count[ACT_COUNT]; /* protocol actions executed (tests read these) */
 	uint64_t oact_count[OACT_COUNT]; /* owner's-side actions executed */
 
 	uint8_t *data;          /* gsize bytes per directory line: the values in memory */
 	uint32_t data_cap;      /* lines the data array holds */
+	uint8_t *watched;       /* per line: writes are reported (on_write): spinning waiters */
+	uint32_t watched_cap;
 	simtime_t last_done;    /* completion of the last demand request (a store's commit) */
 	int last_src;           /* where its data came from (enum ld_src) */
 	/* Called when a store or RMW writes a line marked watched (spinning lock waiters). */

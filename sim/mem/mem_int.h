@@ -66,6 +66,13 @@ void acct_locked(struct mem *m, uint32_t idx);
 void pf_after_demand(struct mem *m, const struct req *dem, const struct outcome *o,
 		     uint32_t orow);
 
+/* values.c */
+/* mem_watched - whether writes to line @idx are reported (mem_watch). */
+static inline bool mem_watched(const struct mem *m, uint32_t idx)
+{
+	return idx < m->watched_cap && m->watched[idx];
+}
+
 /* sbuf.c */
 /* sb_slot - the time a store issued at @now gets a store-buffer entry (a full buffer stalls
  * until its oldest store commits). */

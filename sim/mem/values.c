@@ -51,5 +51,14 @@ void mem_poke(struct mem *m, uint64_t addr, uint32_t size, uint64_t v)
 
 void mem_watch(struct mem *m, uint64_t addr)
 {
-	m->dir.line[mem_line_index(m, mem_line_addr(m, addr))].watched = 1;
+	uint32_t idx = mem_line_index(m, mem_line_addr(m, addr));
+
+	if (idx >= m->watched_cap) {
+		uint32_t old = m->watched_cap;
+
+		m->watched_cap = m->dir.cap;
+		m->watched = g_renew(uint8_t, m->watched, m->watched_cap);
+		memset(m->watched + old, 0, m->watched_cap - old);
+	}
+	m->watched[idx] = 1;
 }

@@ -46,7 +46,8 @@ uint32_t mem_line_index(struct mem *m, uint64_t la)
 		uint32_t mem = m->objs ? objmap_find_in(m->objs, la, la + m->gsize) : OBJ_NONE;
 		uint16_t home = mem != OBJ_NONE ? m->objs->v[mem].node : 0;
 
-		idx = dir_insert(&m->dir, la, home, obj);
+		idx = dir_insert(&m->dir, la, home);
+		mstats_add_line(&m->st, idx, obj);
 	}
 	return idx;
 }
@@ -341,7 +342,7 @@ void mem_request(struct mem *m, const struct req *rq, struct outcome *out)
 		out->done = tm_ready(out->done, x.ready_at);
 	else if (out->filled)
 		hier_set_ready(h, rq->la, out->done);
-	if (x.write && m->dir.line[idx].watched && m->on_write)
+	if (x.write && mem_watched(m, idx) && m->on_write)
 		m->on_write(m->on_write_data, idx, out->done);
 	if (m->check)
 		check_after(m, rq, idx, own, others, r, out);

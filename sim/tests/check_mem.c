@@ -54,7 +54,7 @@ static uint64_t line_stat(const struct mem *m, uint64_t addr, int k)
 	uint32_t idx = mem_line(m, addr);
 
 	ck_assert_msg(idx != DIR_NONE, "line 0x%" G_GINT64_MODIFIER "x never touched", addr);
-	return m->dir.stats[idx].c[k];
+	return stats_line(m, idx)[k];
 }
 
 static simtime_t latency(const struct run *r, int step)
@@ -93,7 +93,7 @@ static void check_locked_drains(struct run *r)
 
 static void check_split(struct run *r)
 {
-	ck_assert_uint_eq(r->m->accesses, 2);
+	ck_assert_uint_eq(stats_accesses(r->m), 2);
 	ck_assert_int_eq(mem_state(r->m, 0, A), MESI_E);
 	ck_assert_int_eq(mem_state(r->m, 0, B), MESI_E);
 	/* The second line is requested when the first has arrived. */
