@@ -4,15 +4,16 @@
  *
  * Design (timing-approximate, not cycle-accurate)
  * -----------------------------------------------
- * Requests.  A CPU's access to a line is looked up in its core's L1d then L2.  What happens
+ * Requests.  A CPU's access to a line is looked up in its core's L1d then L2 (hier.h).  What happens
  * next is decided by the protocol table (protocol.h) from the core's own state, what the other
  * cores hold and the event.  A request is applied atomically at the time the CPU issues it;
  * that keeps races out of the protocol: the one place where concurrent requests meet is the
  * line's busy_until below.
  *
  * Timing (ZSim's convention: a request takes its issue time and returns its completion time,
- * done >= now).  Hits cost the L1d or L2 latency.  A request that goes to the home starts at
- * max(now, busy_until) and costs, from the requester's view:
+ * done >= now).  Hits cost the L1d or L2 latency, and complete no earlier than the copy's
+ * ready_at (its fill's completion: a fill-buffer hit).  A request that goes to the home starts
+ * at max(now, busy_until) and costs, from the requester's view:
  *     fill_mem      LLC of the requester's socket, a clean copy in another socket's LLC,
  *                   or DRAM (local/remote by the line's home node)
  *     fill_sharer   clean copy on the socket (LLC latency if the socket's LLC has it, else the
@@ -32,9 +33,9 @@
  * RFO is issued at once and it commits in order (TSO).  RMW (this_cpu_*: no LOCK) blocks like
  * a load; LOCKED_RMW (atomic_*) also waits for the store buffer to drain.
  *
- * Adjacent-line prefetch (prefetch.c).  A demand miss that fills the L2 requests the buddy (address XOR 64)
- * for reading (PF_LOAD) or, for stores and RMWs when prefetch.store_buddy = rfo, for ownership
- * (PF_STORE).  A buddy Modified elsewhere is stolen or dropped (prefetch.buddy_modified).  The
+ * Adjacent-line prefetch (prefetch.c).  A demand miss that fills the L2 requests the buddy
+ * (address XOR 64) for reading (PF_LOAD) or, for stores and RMWs when prefetch.store_buddy =
+ * rfo, for ownership (PF_STORE): the fill row's pf_buddy action says which.  A buddy Modified elsewhere is stolen or dropped (prefetch.buddy_modified).  The
  * prefetch costs the requester nothing but holds the buddy line like any transfer.  What it
  * does is counted on the buddy (pf_*) and on the demand line and offset (pf_caused_*).
  * With prefetch.pair_granule the coherence unit is the 128-byte pair: lines in the directory,
