@@ -332,8 +332,8 @@ static int bench_one(const char *name, uint64_t scale)
 		return 1;
 	}
 	printf("%-16s %5d %12" G_GUINT64_FORMAT " %12" G_GUINT64_FORMAT " %10.1f %8.3f %10.2f\n",
-	       name, sc->v[0].mc.nr_cpus, r->mem->accesses, r->events,
-	       (double)r->sim_time / 1e6, t, (double)r->mem->accesses / t / 1e6);
+	       name, sc->v[0].mc.nr_cpus, stats_accesses(r->mem), r->events,
+	       (double)r->sim_time / 1e6, t, (double)stats_accesses(r->mem) / t / 1e6);
 	run_result_free(r);
 	scenario_free(sc);
 	return 0;

@@ -60,7 +60,7 @@ static uint64_t line_traffic(const struct mem *m, uint64_t addr)
 
 	if (l == DIR_NONE)
 		return 0;
-	c = m->dir.stats[l].c;
+	c = stats_line(m, l);
 	return c[LS_HITM_LCL] + c[LS_HITM_RMT] + c[LS_ST_RFO_HITM] + c[LS_PF_CAUSED_HITM];
 }
 
@@ -70,8 +70,8 @@ static uint64_t line_hitm(const struct mem *m, uint64_t addr)
 
 	if (l == DIR_NONE)
 		return 0;
-	return m->dir.stats[l].c[LS_HITM_LCL] + m->dir.stats[l].c[LS_HITM_RMT] +
-	       m->dir.stats[l].c[LS_PF_HITM];
+	return stats_line(m, l)[LS_HITM_LCL] + stats_line(m, l)[LS_HITM_RMT] +
+	       stats_line(m, l)[LS_PF_HITM];
 }
 
 static bool is_struct(const struct obj *ob, const char *name)

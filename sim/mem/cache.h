@@ -3,8 +3,8 @@
  *
  * The cache half of coherence (ZSim's split): what a core knows about its own copy — MESI
  * state, the directory index of the line, the value epoch it holds (for the data-value
- * invariant) and whether it arrived by prefetch.  L1d and L2 of a core are two pcaches; L1d
- * is kept a subset of L2 by mem.c, and both copies carry the same state and epoch.
+ * invariant), when its data arrives and whether it arrived by prefetch.  L1d and L2 of a core
+ * are two pcaches (hier.h keeps L1d a subset of L2, both copies in the same state and epoch).
  */
 #ifndef C2C_CACHE_H
 #define C2C_CACHE_H
@@ -13,10 +13,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/types.h"
+
 struct cway {
 	uint64_t tag;     /* line address + 1; 0 means the way is empty */
 	uint64_t lru;     /* last-use stamp; smallest is evicted */
 	uint64_t version; /* value epoch of the copy (data-value invariant) */
+	simtime_t ready_at; /* when the copy's data arrives (its fill completes) */
 	uint32_t line;    /* directory index of the line */
 	uint8_t state;    /* enum mesi; never MESI_I in a filled way */
 	uint8_t pf;       /* filled by a prefetch and not yet used by a demand access */

@@ -12,16 +12,13 @@ static inline uint32_t hash_line(uint64_t addr)
 	return (uint32_t)(x >> 32);
 }
 
-void dir_init(struct dir *d, int nr_cores, int nr_cpus)
+void dir_init(struct dir *d, int nr_cores)
 {
 	memset(d, 0, sizeof(*d));
 	d->words_core = (uint32_t)(nr_cores + 63) / 64;
-	d->words_cpu = (uint32_t)(nr_cpus + 63) / 64;
 	d->cap = 1024;
 	d->line = g_new(struct dline, d->cap);
-	d->stats = g_new(struct line_stats, d->cap);
 	d->sharers = g_new0(uint64_t, (size_t)d->cap * d->words_core);
-	d->cpus = g_new0(uint64_t, (size_t)d->cap * d->words_cpu);
 	d->slot_mask = 2 * d->cap - 1;
 	d->slot = g_new(uint32_t, d->slot_mask + 1);
 	memset(d->slot, 0xff, sizeof(uint32_t) * (d->slot_mask + 1));
@@ -30,9 +27,7 @@ void dir_init(struct dir *d, int nr_cores, int nr_cpus)
 void dir_release(struct dir *d)
 {
 	g_free(d->line);
-	g_free(d->stats);
 	g_free(d->sharers);
-	g_free(d->cpus);
 	g_free(d->slot);
 	memset(d, 0, sizeof(*d));
 }
@@ -54,12 +49,9 @@ static void dir_grow(struct dir *d)
 
 	d->cap *= 2;
 	d->line = g_renew(struct dline, d->line, d->cap);
-	d->stats = g_renew(struct line_stats, d->stats, d->cap);
 	d->sharers = g_renew(uint64_t, d->sharers, (size_t)d->cap * d->words_core);
 	memset(d->sharers + (size_t)old * d->words_core, 0,
 	       sizeof(uint64_t) * (size_t)old * d->words_core);
-	d->cpus = g_renew(uint64_t, d->cpus, (size_t)d->cap * d->words_cpu);
-	memset(d->cpus + (size_t)old * d->words_cpu, 0, sizeof(uint64_t) * (size_t)old * d->words_cpu);
 	g_free(d->slot);
 	d->slot_mask = 2 * d->cap - 1;
 	d->slot = g_new(uint32_t, d->slot_mask + 1);
@@ -73,7 +65,7 @@ static void dir_grow(struct dir *d)
 	}
 }
 
-uint32_t dir_insert(struct dir *d, uint64_t addr, uint16_t home, uint32_t obj)
+uint32_t dir_insert(struct dir *d, uint64_t addr, uint16_t home)
 {
 	uint32_t idx, s;
 
@@ -81,20 +73,9 @@ uint32_t dir_insert(struct dir *d, uint64_t addr, uint16_t home, uint32_t obj)
 	if (d->nr == d->cap)
 		dir_grow(d);
 	idx = d->nr++;
-	d->line[idx] = (struct dline){.addr = addr, .owner = -1, .obj = obj, .home = home};
-	memset(&d->stats[idx], 0, sizeof(d->stats[idx]));
-	d->stats[idx].first_orow = DIR_NONE;
+	d->line[idx] = (struct dline){.addr = addr, .owner = -1, .home = home};
 	for (s = hash_line(addr) & d->slot_mask; d->slot[s] != DIR_NONE; s = (s + 1) & d->slot_mask)
 		;
 	d->slot[s] = idx;
 	return idx;
-}
-
-uint32_t dir_nr_cpus(const struct dir *d, uint32_t idx)
-{
-	uint32_t n = 0;
-
-	for (uint32_t w = 0; w < d->words_cpu; w++)
-		n += (uint32_t)__builtin_popcountll(d->cpus[(uint64_t)idx * d->words_cpu + w]);
-	return n;
 }

@@ -2,11 +2,12 @@
  * dir.h - the directory: what the home knows about all copies of each touched line.
  *
  * One entry per line ever touched, created on first touch and never removed, so a line's
- * index is stable for the whole run (caches keep it in their ways; statistics are arrays
- * indexed by it).  An entry holds the owner (the core with an E or M copy), the sharer
- * bitset (every core holding any valid copy, up to C2C_MAX_CPUS), the LLC copies per socket,
- * the home NUMA node, the value epoch and busy_until, the time up to which the line is held
- * by a transfer in progress: requests for one line are serialized there.
+ * index is stable for the whole run (caches keep it in their ways; statistics, mstats.h, and
+ * values are arrays indexed by it).  An entry holds what the home knows: the owner (the core
+ * with an E or M copy), the sharer bitset (every core holding any valid copy, up to
+ * C2C_MAX_CPUS), the LLC copies per socket, the home NUMA node, the value epoch and
+ * busy_until, the time up to which the line is held by a transfer in progress (written only by
+ * timing.h): requests for one line are serialized there.  No statistics, names or waiters.
  *
  * Lookup is an open-addressing hash on the line address (plain arrays, linear probing):
  * iteration order never reaches results — reports walk entries by index, which is the order
@@ -18,7 +19,6 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "mem/stats.h"
 #include "core/types.h"
 
 #define DIR_NONE UINT32_MAX
@@ -30,33 +30,29 @@ struct dline {
 	uint64_t llc_valid;   /* bit s: socket s's LLC holds a current copy */
 	int32_t owner;        /* core holding E or M, -1 for none */
 	uint32_t nr_sharers;  /* cores holding any valid copy */
-	uint32_t obj;         /* object index (objmap), DIR_NONE when unknown */
 	uint16_t home;        /* NUMA node the line's memory lives on */
 	uint8_t dirty;        /* the owner's copy is Modified */
-	uint8_t watched;      /* writes are reported (mem->on_write): spinning waiters */
 };
 
 struct dir {
 	struct dline *line;
-	struct line_stats *stats;
 	uint64_t *sharers;    /* words_core per line */
-	uint64_t *cpus;       /* words_cpu per line: CPUs that touched the line */
 	uint32_t nr, cap;
-	uint32_t words_core, words_cpu;
+	uint32_t words_core;
 	uint32_t *slot;       /* hash slots: line index or DIR_NONE */
 	uint32_t slot_mask;
 };
 
-/* dir_init - an empty directory for @nr_cores cores and @nr_cpus CPUs.  Can't fail. */
-void dir_init(struct dir *d, int nr_cores, int nr_cpus);
+/* dir_init - an empty directory for @nr_cores cores.  Can't fail. */
+void dir_init(struct dir *d, int nr_cores);
 void dir_release(struct dir *d);
 
 /* dir_find - the index of @addr's entry, or DIR_NONE. */
 uint32_t dir_find(const struct dir *d, uint64_t addr);
 
-/* dir_insert - a new entry for @addr (which must be absent), initialised empty with @home and
- * @obj.  Return: its index.  Can't fail.  Pointers into d->line may move: re-derive them. */
-uint32_t dir_insert(struct dir *d, uint64_t addr, uint16_t home, uint32_t obj);
+/* dir_insert - a new entry for @addr (which must be absent), initialised empty with @home.
+ * Return: its index.  Can't fail.  Pointers into d->line may move: re-derive them. */
+uint32_t dir_insert(struct dir *d, uint64_t addr, uint16_t home);
 
 static inline uint64_t *dir_sharers(const struct dir *d, uint32_t idx)
 {
@@ -91,13 +87,5 @@ static inline void dir_del_sharer(struct dir *d, uint32_t idx, int core)
 		d->line[idx].dirty = 0;
 	}
 }
-
-static inline void dir_mark_cpu(struct dir *d, uint32_t idx, int cpu)
-{
-	d->cpus[(uint64_t)idx * d->words_cpu + (cpu >> 6)] |= 1ull << (cpu & 63);
-}
-
-/* dir_nr_cpus - how many distinct CPUs touched line @idx. */
-uint32_t dir_nr_cpus(const struct dir *d, uint32_t idx);
 
 #endif

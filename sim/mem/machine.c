@@ -4,6 +4,8 @@
 #include <glib.h>
 #include <string.h>
 
+#include "yaml/ytree.h"
+
 const char *const pf_buddy_modified_names[PF_BUDDY_COUNT + 1] = {"steal", "drop", NULL};
 const char *const pf_store_buddy_names[PF_STORE_COUNT + 1] = {"read", "rfo", NULL};
 

@@ -15,7 +15,7 @@
 #include <stdint.h>
 
 #include "core/err.h"
-#include "yaml/ytree.h"
+struct yt_node;
 
 #define C2C_MAX_CPUS 1024
 #define C2C_MAX_SOCKETS 64

@@ -4,15 +4,16 @@
  *
  * Design (timing-approximate, not cycle-accurate)
  * -----------------------------------------------
- * Requests.  A CPU's access to a line is looked up in its core's L1d then L2.  What happens
+ * Requests.  A CPU's access to a line is looked up in its core's L1d then L2 (hier.h).  What happens
  * next is decided by the protocol table (protocol.h) from the core's own state, what the other
  * cores hold and the event.  A request is applied atomically at the time the CPU issues it;
  * that keeps races out of the protocol: the one place where concurrent requests meet is the
  * line's busy_until below.
  *
  * Timing (ZSim's convention: a request takes its issue time and returns its completion time,
- * done >= now).  Hits cost the L1d or L2 latency.  A request that goes to the home starts at
- * max(now, busy_until) and costs, from the requester's view:
+ * done >= now).  Hits cost the L1d or L2 latency, and complete no earlier than the copy's
+ * ready_at (its fill's completion: a fill-buffer hit).  A request that goes to the home starts
+ * at max(now, busy_until) and costs, from the requester's view:
  *     fill_mem      LLC of the requester's socket, a clean copy in another socket's LLC,
  *                   or DRAM (local/remote by the line's home node)
  *     fill_sharer   clean copy on the socket (LLC latency if the socket's LLC has it, else the
@@ -32,9 +33,9 @@
  * RFO is issued at once and it commits in order (TSO).  RMW (this_cpu_*: no LOCK) blocks like
  * a load; LOCKED_RMW (atomic_*) also waits for the store buffer to drain.
  *
- * Adjacent-line prefetch.  A demand miss that fills the L2 requests the buddy (address XOR 64)
- * for reading (PF_LOAD) or, for stores and RMWs when prefetch.store_buddy = rfo, for ownership
- * (PF_STORE).  A buddy Modified elsewhere is stolen or dropped (prefetch.buddy_modified).  The
+ * Adjacent-line prefetch (prefetch.c).  A demand miss that fills the L2 requests the buddy
+ * (address XOR 64) for reading (PF_LOAD) or, for stores and RMWs when prefetch.store_buddy =
+ * rfo, for ownership (PF_STORE): the fill row's pf_buddy action says which.  A buddy Modified elsewhere is stolen or dropped (prefetch.buddy_modified).  The
  * prefetch costs the requester nothing but holds the buddy line like any transfer.  What it
  * does is counted on the buddy (pf_*) and on the demand line and offset (pf_caused_*).
  * With prefetch.pair_granule the coherence unit is the 128-byte pair: lines in the directory,
@@ -51,14 +52,16 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "mem/cache.h"
-#include "mem/dir.h"
-#include "mem/machine.h"
 #include "layout/objmap.h"
+#include "mem/dir.h"
+#include "mem/hier.h"
+#include "mem/machine.h"
+#include "mem/mstats.h"
 #include "mem/protocol.h"
 #include "mem/stats.h"
 
 struct c2c_limits;
+#include "mem/timing.h"
 
 enum mem_op {
 	MEM_LOAD,       /* plain load */
@@ -69,16 +72,6 @@ enum mem_op {
 };
 
 extern const char *const mem_op_names[MEM_OP_COUNT + 1];
-
-/* Where a load's data came from (perf c2c's columns). */
-enum ld_src {
-	SRC_L1, SRC_L2, SRC_LLC, SRC_RMT_HIT, SRC_HITM_LCL, SRC_HITM_RMT, SRC_DRAM_LCL,
-	SRC_DRAM_RMT, SRC_COUNT
-};
-
-struct mem_core {
-	struct pcache l1, l2;
-};
 
 struct sbuf {
 	uint32_t head, len;
@@ -100,23 +93,20 @@ struct mem {
 	const struct objmap *objs;
 	struct proto_index pix;
 	struct dir dir;
-	struct mem_core *core;
+	struct hier *core;      /* each core's L1d and L2 */
 	struct sbuf *sb;
 	simtime_t *sb_ring;     /* nr_cpus * store_buffer commit times */
 	uint32_t gshift;        /* log2 of the coherence unit: 6, or 7 with pair_granule */
 	uint64_t gsize;
 
-	struct orow *orow;      /* Pareto rows: (line, offset, site, caller) */
-	uint64_t *orow_cpus;    /* words_cpu per row */
-	uint32_t nr_orows, cap_orows;
-	uint32_t *orow_slot;    /* open-addressing index of all rows (mem_orow.c), or NULL */
-	uint32_t orow_mask;     /* its slots - 1 */
-
-	uint64_t accesses;      /* demand accesses (split accesses count once per line) */
+	struct mstats st;       /* the statistics layer (read through stats_* in mstats.h) */
 	uint64_t act_count[ACT_COUNT]; /* protocol actions executed (tests read these) */
+	uint64_t oact_count[OACT_COUNT]; /* owner's-side actions executed */
 
 	uint8_t *data;          /* gsize bytes per directory line: the values in memory */
 	uint32_t data_cap;      /* lines the data array holds */
+	uint8_t *watched;       /* per line: writes are reported (on_write): spinning waiters */
+	uint32_t watched_cap;
 	simtime_t last_done;    /* completion of the last demand request (a store's commit) */
 	int last_src;           /* where its data came from (enum ld_src) */
 	/* Called when a store or RMW writes a line marked watched (spinning lock waiters). */
@@ -193,10 +183,6 @@ uint32_t mem_line(const struct mem *m, uint64_t addr);
 /* mem_check_line - run the SWMR and data-value checks on one line.  Return: false with
  * mem->failed and fail_msg set.  (mem_check.c) */
 bool mem_check_line(struct mem *m, uint32_t idx, simtime_t now);
-
-/* mem_orow - the Pareto row of (@line, @off, @site, @caller), made (zeroed, first in its
- * line's list) if new.  Amortized O(1) however many rows a line has.  (mem_orow.c) */
-uint32_t mem_orow(struct mem *m, uint32_t line, uint8_t off, uint32_t site, uint32_t caller);
 
 /* mem_fail - stop the run with a message followed by the recent transitions. (mem_check.c) */
 void mem_fail(struct mem *m, simtime_t now, uint32_t idx, const char *fmt, ...)

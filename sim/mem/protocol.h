@@ -13,14 +13,30 @@
  *              PF_LOAD PF_STORE    adjacent-line prefetch of the buddy line, for reading or for
  *                                  ownership (machine parameter prefetch.store_buddy)
  *              EVICT               the core drops its copy (capacity)
- *     guard  - ANY, or STEAL/DROP for prefetches that find the line Modified elsewhere
- *              (machine parameter prefetch.buddy_modified)
+ *     guard  - ANY, or one machine parameter the row depends on: STEAL/DROP for prefetches
+ *              that find the line Modified elsewhere (prefetch.buddy_modified), PF_READ/PF_RFO
+ *              for demand store and RMW misses, whose buddy prefetch is for reading or for
+ *              ownership (prefetch.store_buddy)
  * and gives the next own and others states and an ordered list of actions.  Pairs excluded by
  * SWMR (an exclusive copy next to any other copy) and evictions of absent lines are listed as
  * impossible with a reason.  A request is applied atomically when the core issues it; its
- * latency is charged by the memory system (mem.c) from the actions and where the data is, and
- * requests for one line are serialized at the line's home (mem.c, busy_until): that is the one
- * place where concurrent requests meet, so the table itself has no transient states.
+ * latency is charged by the timing module (timing.h) from the actions and where the data is,
+ * and requests for one line are serialized at the line's home (busy_until): that is the one
+ * place where concurrent requests meet, so the table itself has no transient states.  A copy
+ * whose fill has not completed (ready_at in the future) is still a valid copy here; the timing
+ * makes a hit on it wait for the data (a fill-buffer hit).
+ *
+ * Action order inside a row is semantic and checked by proto_row_valid(): a count_*hitm
+ * precedes the fwd_* it classifies (it makes the transfer a HITM), data-source actions come
+ * before send_inv, write_data follows them, count_st_* and pf_buddy* come last, drop_pf is
+ * alone.  Every counter a row touches is named by one of its actions (proto_action_counts).
+ *
+ * The owner's side.  A forwarded request or an invalidation changes the copy of the core that
+ * receives it; that is its own small table (SLICC's transition(M, Fwd_GETS, S)), keyed by the
+ * receiver's state and the message:
+ *     FWD_GETS  another core reads: the owner sends the data and keeps a Shared copy
+ *     FWD_GETX  another core takes ownership: the owner sends the data and drops its copy
+ *     INV       a sharer's copy is invalidated
  *
  * `c2csim protocol` prints this table; it is the documentation of the protocol.
  */
@@ -50,11 +66,18 @@ enum proto_event {
 };
 
 enum proto_guard {
-	G_ANY,   /* the row applies whatever the prefetch parameters */
-	G_STEAL, /* prefetch.buddy_modified = steal */
-	G_DROP,  /* prefetch.buddy_modified = drop */
+	G_ANY,     /* the row applies whatever the prefetch parameters */
+	G_STEAL,   /* prefetch.buddy_modified = steal */
+	G_DROP,    /* prefetch.buddy_modified = drop */
+	G_PF_READ, /* prefetch.store_buddy = read */
+	G_PF_RFO,  /* prefetch.store_buddy = rfo */
 	G_COUNT
 };
+
+/* The parameter combinations a guard selects between: bit 0 drop, bit 1 rfo. */
+#define PROTO_VARIANTS 4
+#define PROTO_V_DROP 1u
+#define PROTO_V_RFO 2u
 
 enum proto_action {
 	ACT_NONE,           /* end of the action list */
@@ -69,14 +92,41 @@ enum proto_action {
 	ACT_COUNT_HITM,     /* a load (or an RMW's load) found the line Modified elsewhere */
 	ACT_COUNT_RFO_HITM, /* a store's RFO found the line Modified elsewhere */
 	ACT_COUNT_PF_HITM,  /* a prefetch found the line Modified elsewhere and took it */
-	ACT_WRITEBACK,      /* dirty data written back to the LLC */
+	ACT_WRITEBACK,      /* the requester's dirty data written back to the LLC */
 	ACT_WRITE_DATA,     /* the access writes: a new value epoch (data-value invariant) */
 	ACT_DROP_PF,        /* the prefetch is dropped */
 	ACT_EVICT,          /* the requester's copy is dropped (into the LLC) */
+	ACT_COUNT_ST_HIT,   /* a store found the line owned: L1Hit if L1d holds it, else L1Miss */
+	ACT_COUNT_ST_MISS,  /* a store did not find the line owned: L1Miss */
+	ACT_PF_BUDDY,       /* the fill triggers the adjacent-line prefetcher, for reading */
+	ACT_PF_BUDDY_RFO,   /* ... for ownership */
 	ACT_COUNT
 };
 
-#define PROTO_MAX_ACTIONS 4
+#define PROTO_MAX_ACTIONS 6
+
+/* Messages a core receives about its own copy (the owner's side of a transfer). */
+enum proto_msg {
+	MSG_FWD_GETS, /* another core reads the line this core owns */
+	MSG_FWD_GETX, /* another core takes ownership of the line this core owns */
+	MSG_INV,      /* another core takes ownership: this sharer's copy goes */
+	MSG_COUNT
+};
+
+enum proto_oaction {
+	OACT_NONE,      /* end of the list */
+	OACT_SEND_DATA, /* the copy supplies the data (cache-to-cache) */
+	OACT_WRITEBACK, /* dirty data written back to the LLC of the owner's socket */
+	OACT_COUNT
+};
+
+#define PROTO_MAX_OACTIONS 2
+
+struct proto_orow {
+	uint8_t own, msg, next_own;
+	uint8_t act[PROTO_MAX_OACTIONS];
+	const char *desc;
+};
 
 struct proto_row {
 	uint8_t own, others, event, guard;
@@ -93,28 +143,54 @@ struct proto_impossible {
 extern const char *const mesi_names[MESI_COUNT];
 extern const char *const proto_event_names[EV_COUNT];
 extern const char *const proto_guard_names[G_COUNT];
-extern const char *const proto_action_names[ACT_COUNT];
+extern const char *const proto_action_names[];
+extern const char *const proto_msg_names[];
+extern const char *const proto_oaction_names[];
 
 extern const struct proto_row proto_rows[];
 extern const unsigned proto_nr_rows;
 extern const struct proto_impossible proto_impossible[];
 extern const unsigned proto_nr_impossible;
+extern const struct proto_orow proto_orows[];
+extern const unsigned proto_nr_orows;
 
 /* The row index for every key, built once per memory system from proto_rows. */
 struct proto_index {
-	const struct proto_row *row[MESI_COUNT][MESI_COUNT][EV_COUNT][2]; /* [..][steal=0/drop=1] */
+	const struct proto_row *row[MESI_COUNT][MESI_COUNT][EV_COUNT][PROTO_VARIANTS];
+	const struct proto_orow *orow[MESI_COUNT][MSG_COUNT];
 };
 
-/* proto_index_build - fill @ix.  Return: false if two rows claim one key (a table bug). */
+/* proto_index_build - fill @ix.  Return: false if two rows claim one key or a row's actions
+ * are out of order (a table bug). */
 bool proto_index_build(struct proto_index *ix);
 
-/* proto_lookup - the row for a key, NULL when the key is impossible.  @drop selects the
- * G_DROP rows for prefetches of a line Modified elsewhere. */
-static inline const struct proto_row *proto_lookup(const struct proto_index *ix, int own,
-						   int others, int event, bool drop)
+/* proto_row_valid - whether @r's actions are in an order the engine can run (see above). */
+bool proto_row_valid(const struct proto_row *r);
+
+/* proto_variant - the index variant for the machine's prefetch parameters. */
+static inline unsigned proto_variant(bool drop, bool rfo)
 {
-	return ix->row[own][others][event][drop];
+	return (drop ? PROTO_V_DROP : 0) | (rfo ? PROTO_V_RFO : 0);
 }
+
+/* proto_lookup - the row for a key, NULL when the key is impossible.  @variant (from
+ * proto_variant) selects the guarded rows. */
+static inline const struct proto_row *proto_lookup(const struct proto_index *ix, int own,
+						   int others, int event, unsigned variant)
+{
+	return ix->row[own][others][event][variant];
+}
+
+/* proto_olookup - the owner's-side row for a core in @own receiving @msg, NULL if none. */
+static inline const struct proto_orow *proto_olookup(const struct proto_index *ix, int own,
+						     int msg)
+{
+	return ix->orow[own][msg];
+}
+
+/* proto_action_counts - the statistics keys action @act increments in a row for @event ("" for
+ * none; "a|b": one of them, by where the data is). */
+const char *proto_action_counts(int act, int event);
 
 /* proto_impossible_reason - why a key has no row, or NULL when it should have one. */
 const char *proto_impossible_reason(int own, int others, int event);

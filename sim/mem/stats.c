@@ -5,6 +5,7 @@ const struct stat_info lstat_info[LS_COUNT] = {
 	[LS_LOADS] = {"loads", "demand loads (RMW loads included)"},
 	[LS_LD_L1] = {"ld_l1hit", "loads served by L1d"},
 	[LS_LD_L2] = {"ld_l2hit", "loads served by L2"},
+	[LS_LD_FB] = {"ld_fbhit", "loads that hit a copy whose fill was in flight (perf's LFB)"},
 	[LS_LD_LLC] = {"ld_llchit", "loads served on the socket (LLC or clean copy of a core)"},
 	[LS_LD_RMT_HIT] = {"ld_rmt_hit", "loads served clean by another socket"},
 	[LS_HITM_LCL] = {"hitm_local", "loads that found the line Modified in a core of the socket"},

@@ -17,6 +17,7 @@ enum lstat {
 	LS_LOADS,          /* demand loads, including the load half of RMWs */
 	LS_LD_L1,          /* ... served by L1d */
 	LS_LD_L2,          /* ... served by L2 */
+	LS_LD_FB,          /* ... by a fill buffer: a private copy whose data is still in flight */
 	LS_LD_LLC,         /* ... served on the socket: LLC or a clean copy in another core */
 	LS_LD_RMT_HIT,     /* ... clean copy from another socket's cache */
 	LS_HITM_LCL,       /* ... found Modified in another core of the socket (local HITM) */

@@ -3,7 +3,6 @@
 #define C2C_INTERP_INT_H
 
 #include "path/interp.h"
-#include "scenario/scenario.h"
 
 #define PERCPU_STRIDE PERCPU_UNIT
 #define WORK_SIZE 0x100000ull  /* each CPU streams `work` through 1 MiB of its own */

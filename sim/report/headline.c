@@ -212,9 +212,8 @@ static bool obj_match(const struct hl_def *d, const struct objmap *om, uint64_t 
 }
 
 /*
- * The Pareto-row counters @os[0..n) summed over the rows @d selects.  This is the one reader
- * of the memory system's per-(line, offset, site, caller) rows here; the statistics layer's
- * query API replaces it.
+ * The Pareto-row counters @os[0..n) summed over the rows @d selects, read through the
+ * statistics layer's query API (mem/mstats.h).
  */
 static uint64_t rows_sum(const struct hl_def *d, const struct run_result *r, const int *os, int n)
 {
@@ -222,11 +221,11 @@ static uint64_t rows_sum(const struct hl_def *d, const struct run_result *r, con
 	const struct objmap *om = r->objs ? r->objs : m->objs;
 	uint64_t sum = 0;
 
-	for (uint32_t i = 0; i < m->nr_orows; i++) {
-		const struct orow *o = &m->orow[i];
+	for (uint32_t i = 0; i < stats_nr_orows(m); i++) {
+		const struct orow *o = &stats_orows(m)[i];
 
 		if (!site_match(r, o->site, d->site) || !site_match(r, o->caller, d->caller) ||
-		    !obj_match(d, om, m->dir.line[o->line].addr + o->off))
+		    !obj_match(d, om, stats_line_addr(m, o->line) + o->off))
 			continue;
 		for (int k = 0; k < n; k++)
 			sum += o->c[os[k]];
@@ -234,17 +233,16 @@ static uint64_t rows_sum(const struct hl_def *d, const struct run_result *r, con
 	return sum;
 }
 
-/* The per-line counter @ls summed over the directory lines whose first byte @d selects;
- * like rows_sum(), a reader the statistics layer's query API replaces. */
+/* The per-line counter @ls summed over the lines whose first byte @d selects. */
 static uint64_t lines_sum(const struct hl_def *d, const struct run_result *r, int ls)
 {
 	const struct mem *m = r->mem;
 	const struct objmap *om = r->objs ? r->objs : m->objs;
 	uint64_t sum = 0;
 
-	for (uint32_t i = 0; i < m->dir.nr; i++)
-		if (obj_match(d, om, m->dir.line[i].addr))
-			sum += m->dir.stats[i].c[ls];
+	for (uint32_t i = 0; i < stats_nr_lines(m); i++)
+		if (obj_match(d, om, stats_line_addr(m, i)))
+			sum += stats_line(m, i)[ls];
 	return sum;
 }
 

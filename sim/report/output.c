@@ -90,11 +90,11 @@ static const struct variant *run_variant_of(const struct scenario *sc,
 static int hot_cmp(const void *pa, const void *pb, void *data)
 {
 	const struct mem *m = data;
-	const uint64_t *a = m->dir.stats[*(const uint32_t *)pa].c;
-	const uint64_t *b = m->dir.stats[*(const uint32_t *)pb].c;
+	const uint64_t *a = stats_line(m, *(const uint32_t *)pa);
+	const uint64_t *b = stats_line(m, *(const uint32_t *)pb);
 	uint64_t ha = a[LS_HITM_LCL] + a[LS_HITM_RMT], hb = b[LS_HITM_LCL] + b[LS_HITM_RMT];
-	uint64_t xa = m->dir.line[*(const uint32_t *)pa].addr;
-	uint64_t xb = m->dir.line[*(const uint32_t *)pb].addr;
+	uint64_t xa = stats_line_addr(m, *(const uint32_t *)pa);
+	uint64_t xb = stats_line_addr(m, *(const uint32_t *)pb);
 
 	if (ha != hb)
 		return ha < hb ? 1 : -1;
@@ -119,22 +119,22 @@ static bool summary_first_has(int k)
 
 static void summary_line(FILE *f, const struct run_result *r, uint32_t idx)
 {
-	const struct dline *dl = &r->mem->dir.line[idx];
-	const uint64_t *c = r->mem->dir.stats[idx].c;
-	const struct obj *o = obj_at(run_objs(r), dl->obj);
+	uint64_t la = stats_line_addr(r->mem, idx);
+	const uint64_t *c = stats_line(r->mem, idx);
+	const struct obj *o = obj_at(run_objs(r), stats_line_obj(r->mem, idx));
 	char addr[32];
 
-	snprintf(addr, sizeof(addr), "0x%" PRIx64, dl->addr);
+	snprintf(addr, sizeof(addr), "0x%" PRIx64, la);
 	fputs("      - {address: ", f);
 	y_str(f, addr);
 	fputs(", object: ", f);
 	y_str(f, o ? o->name : "-");
 	fputs(", struct: ", f);
 	y_str(f, o && o->type ? o->type : "-");
-	fprintf(f, ", line: %" PRId64, o ? (int64_t)((dl->addr - o->base) / 64) : -1);
+	fprintf(f, ", line: %" PRId64, o ? (int64_t)((la - o->base) / 64) : -1);
 	for (size_t i = 0; i < G_N_ELEMENTS(summary_first); i++)
 		fprintf(f, ", %s: %" PRIu64, lstat_info[summary_first[i]].key, c[summary_first[i]]);
-	fprintf(f, ", cpus: %" PRIu32, dir_nr_cpus(&r->mem->dir, idx));
+	fprintf(f, ", cpus: %" PRIu32, stats_line_nr_cpus(r->mem, idx));
 	for (int k = 0; k < LS_COUNT; k++)
 		if (!summary_first_has(k))
 			fprintf(f, ", %s: %" PRIu64, lstat_info[k].key, c[k]);
@@ -144,9 +144,9 @@ static void summary_line(FILE *f, const struct run_result *r, uint32_t idx)
 static void summary_lines(FILE *f, const struct run_result *r)
 {
 	const struct mem *m = r->mem;
-	uint32_t *idx = g_new(uint32_t, m->dir.nr ? m->dir.nr : 1), n = 0;
+	uint32_t *idx = g_new(uint32_t, stats_nr_lines(m) ? stats_nr_lines(m) : 1), n = 0;
 
-	for (uint32_t i = 0; i < m->dir.nr; i++)
+	for (uint32_t i = 0; i < stats_nr_lines(m); i++)
 		if (report_line_shared(m, i))
 			idx[n++] = i;
 	qsort_r(idx, n, sizeof(*idx), hot_cmp, (void *)m);
@@ -275,7 +275,7 @@ static void summary_variant(FILE *f, const struct scenario *sc, const struct run
 	fprintf(f, "\n    seed: %" PRIu64 "\n", v ? v->seed : 0);
 	fprintf(f, "    sim_time_ps: %" PRIu64 "\n", (uint64_t)r->sim_time);
 	fprintf(f, "    events: %" PRIu64 "\n", r->events);
-	fprintf(f, "    accesses: %" PRIu64 "\n", r->mem->accesses);
+	fprintf(f, "    accesses: %" PRIu64 "\n", stats_accesses(r->mem));
 	fprintf(f, "    hitm: {local: %" PRIu64 ", remote: %" PRIu64 ", prefetch: %" PRIu64 "}\n",
 		tot[LS_HITM_LCL], tot[LS_HITM_RMT], tot[LS_PF_HITM]);
 	fprintf(f, "    %s: %" PRIu64 "\n", lstat_info[LS_LOADS].key, tot[LS_LOADS]);
@@ -358,10 +358,10 @@ static void csv_lead(FILE *f, const struct run_result *r, uint64_t addr, const s
 	csv_str(f, o ? o->name : "-");
 }
 
-static bool line_touched(const struct line_stats *ls)
+static bool line_touched(const uint64_t *c)
 {
 	for (int k = 0; k < LS_COUNT; k++)
-		if (ls->c[k])
+		if (c[k])
 			return true;
 	return false;
 }
@@ -374,21 +374,21 @@ static void write_lines_csv(FILE *f, const struct wctx *w, const void *arg)
 	fputc('\n', f);
 	for (uint32_t i = 0; i < w->nr; i++) {
 		const struct run_result *r = w->runs[i];
-		const struct dir *d = &r->mem->dir;
+		const struct mem *m = r->mem;
 
-		for (uint32_t l = 0; l < d->nr; l++) {
-			const struct obj *o = obj_at(run_objs(r), d->line[l].obj);
+		for (uint32_t l = 0; l < stats_nr_lines(m); l++) {
+			const struct obj *o = obj_at(run_objs(r), stats_line_obj(m, l));
+			uint64_t la = stats_line_addr(m, l);
 
 			/* A line only one CPU touched shares nothing: it is in the totals, not here
 			 * (a thousand memcgs on 256 CPUs would otherwise write gigabytes). */
-			if (!line_touched(&d->stats[l]) || !report_line_shared(r->mem, l))
+			if (!line_touched(stats_line(m, l)) || !report_line_shared(m, l))
 				continue;
-			csv_lead(f, r, d->line[l].addr, o);
-			fprintf(f, ",%" PRId64 ",%" PRIu32,
-				o ? (int64_t)((d->line[l].addr - o->base) / 64) : -1,
-				dir_nr_cpus(d, l));
+			csv_lead(f, r, la, o);
+			fprintf(f, ",%" PRId64 ",%" PRIu32, o ? (int64_t)((la - o->base) / 64) : -1,
+				stats_line_nr_cpus(m, l));
 			for (int k = 0; k < LS_COUNT; k++)
-				fprintf(f, ",%" PRIu64, d->stats[l].c[k]);
+				fprintf(f, ",%" PRIu64, stats_line(m, l)[k]);
 			fputc('\n', f);
 		}
 	}
@@ -409,17 +409,16 @@ static int orow_cmp(const void *pa, const void *pb, void *data)
 static void offsets_row(FILE *f, const struct run_result *r, uint32_t o)
 {
 	const struct mem *m = r->mem;
-	const struct orow *row = &m->orow[o];
-	uint64_t la = m->dir.line[row->line].addr;
+	const struct orow *row = &stats_orows(m)[o];
+	uint64_t la = stats_line_addr(m, row->line);
 	const struct objmap *om = run_objs(r);
 	/* The object holding this very byte: a line may hold several (that is false sharing). */
-	uint32_t obj = om ? objmap_find(om, la + row->off) : m->dir.line[row->line].obj;
+	uint32_t obj = om ? objmap_find(om, la + row->off) : stats_line_obj(m, row->line);
 	uint32_t cpus = 0;
 	char *member;
 
-	for (uint32_t k = 0; k < m->dir.words_cpu; k++)
-		cpus += (uint32_t)__builtin_popcountll(
-			m->orow_cpus[(size_t)o * m->dir.words_cpu + k]);
+	for (uint32_t k = 0; k < stats_cpu_words(m); k++)
+		cpus += (uint32_t)__builtin_popcountll(stats_orow_cpus(m, o)[k]);
 	csv_lead(f, r, la, obj_at(om, obj));
 	member = objmap_member(om, obj, la + row->off);
 	fputc(',', f);
@@ -443,17 +442,17 @@ static void write_offsets_csv(FILE *f, const struct wctx *w, const void *arg)
 	fputc('\n', f);
 	for (uint32_t i = 0; i < w->nr; i++) {
 		const struct mem *m = w->runs[i]->mem;
-		uint32_t *rows = g_new(uint32_t, m->nr_orows ? m->nr_orows : 1);
+		uint32_t *rows = g_new(uint32_t, stats_nr_orows(m) ? stats_nr_orows(m) : 1);
 
-		for (uint32_t l = 0; l < m->dir.nr; l++) {
+		for (uint32_t l = 0; l < stats_nr_lines(m); l++) {
 			uint32_t n = 0;
 
 			if (!report_line_shared(m, l))
 				continue;
-			for (uint32_t o = m->dir.stats[l].first_orow; o != DIR_NONE;
-			     o = m->orow[o].next)
+			for (uint32_t o = stats_line_first_orow(m, l); o != DIR_NONE;
+			     o = stats_orows(m)[o].next)
 				rows[n++] = o;
-			qsort_r(rows, n, sizeof(*rows), orow_cmp, m->orow);
+			qsort_r(rows, n, sizeof(*rows), orow_cmp, (void *)stats_orows(m));
 			for (uint32_t k = 0; k < n; k++)
 				offsets_row(f, w->runs[i], rows[k]);
 		}

@@ -127,11 +127,10 @@ static void write_layout(FILE *f, struct run_result *const *runs, uint32_t nr)
 	for (uint32_t i = 0; i < nr; i++) {
 		const struct run_result *r = runs[i];
 		const struct objmap *om = r->objs ? r->objs : r->mem->objs;
-		const struct dir *d = &r->mem->dir;
 		GHashTable *seen = g_hash_table_new(NULL, NULL);
 
-		for (uint32_t l = 0; om && l < d->nr; l++) {
-			uint32_t obj = d->line[l].obj;
+		for (uint32_t l = 0; om && l < stats_nr_lines(r->mem); l++) {
+			uint32_t obj = stats_line_obj(r->mem, l);
 			struct lay_row lr = {f, r->variant ? r->variant : "default", NULL, om->lib};
 
 			if (obj == OBJ_NONE || obj >= om->nr || !report_line_shared(r->mem, l) ||

@@ -137,27 +137,27 @@ void report_table_head(FILE *f, const struct report_col *cols, int n)
 void report_totals(const struct mem *m, uint64_t tot[LS_COUNT])
 {
 	memset(tot, 0, sizeof(uint64_t) * LS_COUNT);
-	for (uint32_t i = 0; i < m->dir.nr; i++)
+	for (uint32_t i = 0; i < stats_nr_lines(m); i++)
 		for (int k = 0; k < LS_COUNT; k++)
-			tot[k] += m->dir.stats[i].c[k];
+			tot[k] += stats_line(m, i)[k];
 }
 
 bool report_line_shared(const struct mem *m, uint32_t idx)
 {
-	const struct line_stats *ls = &m->dir.stats[idx];
+	const uint64_t *c = stats_line(m, idx);
 
-	return dir_nr_cpus(&m->dir, idx) > 1 || ls_hitm(ls) || ls->c[LS_PF_HITM];
+	return stats_line_nr_cpus(m, idx) > 1 || c[LS_HITM_LCL] + c[LS_HITM_RMT] || c[LS_PF_HITM];
 }
 
 static uint32_t cpus_union(const struct mem *m, const uint32_t idx[2])
 {
-	uint32_t n = 0, wc = m->dir.words_cpu;
+	uint32_t n = 0, wc = stats_cpu_words(m);
 
 	for (uint32_t w = 0; w < wc; w++) {
-		uint64_t x = m->dir.cpus[(uint64_t)idx[0] * wc + w];
+		uint64_t x = stats_line_cpus(m, idx[0])[w];
 
 		if (idx[1] != DIR_NONE)
-			x |= m->dir.cpus[(uint64_t)idx[1] * wc + w];
+			x |= stats_line_cpus(m, idx[1])[w];
 		n += (uint32_t)__builtin_popcountll(x);
 	}
 	return n;
@@ -205,23 +205,24 @@ static int rline_cmp(const void *pa, const void *pb)
 static struct rline *build_rows(const struct mem *m, bool pair, enum report_sort sort,
 				uint32_t *nr, uint32_t *nr_shared)
 {
-	struct rline *v = g_new0(struct rline, m->dir.nr ? m->dir.nr : 1);
+	struct rline *v = g_new0(struct rline, stats_nr_lines(m) ? stats_nr_lines(m) : 1);
 	uint32_t n = 0, ns = 0;
 
-	for (uint32_t i = 0; i < m->dir.nr; i++) {
-		uint64_t addr = m->dir.line[i].addr;
-		uint32_t buddy = pair && m->gshift == 6 ? dir_find(&m->dir, addr ^ 64) : DIR_NONE;
+	for (uint32_t i = 0; i < stats_nr_lines(m); i++) {
+		uint64_t addr = stats_line_addr(m, i);
+		uint32_t buddy = pair && stats_line_size(m) == 64 ? stats_find_line(m, addr ^ 64)
+								  : DIR_NONE;
 		struct rline *rl;
 
 		if (buddy != DIR_NONE && buddy < i)
 			continue; /* already in its pair */
 		rl = &v[n++];
 		rl->addr = pair ? addr & ~(uint64_t)127 : addr;
-		rl->idx[0] = buddy != DIR_NONE && m->dir.line[buddy].addr < addr ? buddy : i;
+		rl->idx[0] = buddy != DIR_NONE && stats_line_addr(m, buddy) < addr ? buddy : i;
 		rl->idx[1] = buddy == DIR_NONE ? DIR_NONE : rl->idx[0] == i ? buddy : i;
 		for (int k = 0; k < 2 && rl->idx[k] != DIR_NONE; k++) {
 			for (int s = 0; s < LS_COUNT; s++)
-				rl->c[s] += m->dir.stats[rl->idx[k]].c[s];
+				rl->c[s] += stats_line(m, rl->idx[k])[s];
 			rl->shared |= report_line_shared(m, rl->idx[k]);
 		}
 		rl->cpus = cpus_union(m, rl->idx);
@@ -247,16 +248,15 @@ static struct rline *build_rows(const struct mem *m, bool pair, enum report_sort
  * makes false sharing). */
 static char *row_label(const struct run_result *r, const struct rline *rl)
 {
-	const struct dir *d = &r->mem->dir;
-	const struct dline *lo = &d->line[rl->idx[0]], *hi;
-	char *a = obj_label(run_objs(r), lo->obj, lo->addr), *b, *ab;
+	const struct mem *m = r->mem;
+	uint32_t lo = rl->idx[0], hi = rl->idx[1];
+	char *a = obj_label(run_objs(r), stats_line_obj(m, lo), stats_line_addr(m, lo)), *b, *ab;
 
-	if (rl->idx[1] == DIR_NONE)
+	if (hi == DIR_NONE)
 		return a;
-	hi = &d->line[rl->idx[1]];
-	if (hi->obj == lo->obj || hi->obj == OBJ_NONE)
+	if (stats_line_obj(m, hi) == stats_line_obj(m, lo) || stats_line_obj(m, hi) == OBJ_NONE)
 		return a;
-	b = obj_label(run_objs(r), hi->obj, hi->addr);
+	b = obj_label(run_objs(r), stats_line_obj(m, hi), stats_line_addr(m, hi));
 	ab = g_strdup_printf("%s|%s", a, b);
 	g_free(a);
 	g_free(b);
@@ -277,7 +277,7 @@ static void print_header(FILE *f, const struct scenario *sc, const struct varian
 		(uint64_t)(r->sim_time / PS_PER_US),
 		(uint64_t)(r->sim_time % PS_PER_US / PS_PER_NS));
 	fprintf(f, "  %-22s : %" PRIu64 "\n", "Events", r->events);
-	fprintf(f, "  %-22s : %" PRIu64 "\n", "Accesses", r->mem->accesses);
+	fprintf(f, "  %-22s : %" PRIu64 "\n", "Accesses", stats_accesses(r->mem));
 	for (uint32_t i = 0; i < r->nr_actors; i++)
 		fprintf(f, "  Actor %-16s : %" PRIu32 " threads, %" PRIu64 " iterations\n",
 			r->actors[i].name, r->actors[i].nr_threads, r->actors[i].iterations);
@@ -384,7 +384,7 @@ static void print_line_table(FILE *f, const struct run_result *r, const struct r
 		fmt_u(buf[LT_INDEX], i);
 		snprintf(buf[LT_ADDR], CELL, "0x%" PRIx64, rl->addr);
 		cells[LT_OBJ] = labels[i];
-		fmt_u(buf[LT_NODE], r->mem->dir.line[rl->idx[0]].home);
+		fmt_u(buf[LT_NODE], stats_line_home(r->mem, rl->idx[0]));
 		fmt_u(buf[4], rl->c[LS_HITM_LCL] + rl->c[LS_HITM_RMT]);
 		fmt_u(buf[9], rl->c[LS_LOADS] + rl->c[LS_STORES]);
 		fmt_u(buf[LT_NCOL - 1], rl->cpus);
@@ -424,16 +424,17 @@ static struct prow *collect_prows(const struct mem *m, const struct rline *rl, u
 	uint32_t nr = 0, cap = 0;
 
 	for (int k = 0; k < 2 && rl->idx[k] != DIR_NONE; k++) {
-		uint64_t base = m->dir.line[rl->idx[k]].addr - rl->addr;
+		const struct orow *row = stats_orows(m);
+		uint64_t base = stats_line_addr(m, rl->idx[k]) - rl->addr;
 
-		for (uint32_t o = m->dir.stats[rl->idx[k]].first_orow; o != DIR_NONE;
-		     o = m->orow[o].next) {
+		for (uint32_t o = stats_line_first_orow(m, rl->idx[k]); o != DIR_NONE;
+		     o = row[o].next) {
 			if (nr == cap) {
 				cap = cap ? 2 * cap : 16;
 				v = g_renew(struct prow, v, cap);
 			}
-			v[nr++] = (struct prow){o, (uint32_t)(base + m->orow[o].off),
-						m->orow[o].site, m->orow[o].caller};
+			v[nr++] = (struct prow){o, (uint32_t)(base + row[o].off), row[o].site,
+						row[o].caller};
 		}
 	}
 	if (nr)
@@ -467,12 +468,12 @@ static uint32_t sum_prows(const struct mem *m, const struct prow *p, uint32_t n,
 	memset(o, 0, sizeof(*o));
 	for (uint32_t k = 0; k < n; k++)
 		for (int c = 0; c < OS_COUNT; c++)
-			o->c[c] += m->orow[p[k].orow].c[c];
-	for (uint32_t w = 0; w < m->dir.words_cpu; w++) {
+			o->c[c] += stats_orows(m)[p[k].orow].c[c];
+	for (uint32_t w = 0; w < stats_cpu_words(m); w++) {
 		uint64_t bits = 0;
 
 		for (uint32_t k = 0; k < n; k++)
-			bits |= m->orow_cpus[(size_t)p[k].orow * m->dir.words_cpu + w];
+			bits |= stats_orow_cpus(m, p[k].orow)[w];
 		cpus += (uint32_t)__builtin_popcountll(bits);
 	}
 	return cpus;
@@ -573,7 +574,7 @@ static void print_pareto(FILE *f, const struct run_result *r, const struct rline
 		fprintf(f, "  %5" PRIu32 "  0x%" PRIx64 "  %s%s  node %u  Hitm %" PRIu64
 			" (lcl %" PRIu64 ", rmt %" PRIu64 ")  Pf Hitm %" PRIu64 "  records %" PRIu64
 			"\n", i, rl->addr, labels[i], struct_line(r, rl->addr, sl, sizeof(sl)),
-			r->mem->dir.line[rl->idx[0]].home,
+			stats_line_home(r->mem, rl->idx[0]),
 			rl->c[LS_HITM_LCL] + rl->c[LS_HITM_RMT], rl->c[LS_HITM_LCL],
 			rl->c[LS_HITM_RMT], rl->c[LS_PF_HITM], rl->c[LS_LOADS] + rl->c[LS_STORES]);
 		fprintf(f, "  %s\n", DASHES);

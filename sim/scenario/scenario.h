@@ -92,16 +92,6 @@ struct report_opts {
 };
 
 /* One variant, fully loaded: what run_variant() needs. */
-/* Per-cpu regions live in per-cpu units as the kernel's per-cpu allocator lays them out:
- * instances of one region for different CPUs are a unit apart, different regions of one CPU
- * are adjacent. */
-#define PERCPU_BASE 0x400000000ull
-#define PERCPU_UNIT 0x800000ull  /* 8 MiB: room for a thousand memcgs' per-cpu data */
-/* The last line of each CPU's unit holds its MCS lock node (as the kernel's per-cpu qnodes);
- * scenario objects get the rest. */
-#define PERCPU_QNODE (PERCPU_UNIT - 64)
-/* Private buffers for `work` (page zeroing and the like), far from everything else. */
-#define WORK_BASE 0x20000000000ull
 
 struct variant {
 	char *name;

@@ -18,17 +18,15 @@ static uint64_t line_addr(uint32_t i)
 START_TEST(dir_init_words)
 {
 	static const struct {
-		int cores, cpus;
-		uint32_t wcore, wcpu;
-	} cases[] = {{1, 1, 1, 1}, {24, 24, 1, 1}, {40, 80, 1, 2}, {64, 128, 1, 2},
-		     {65, 130, 2, 3}, {512, 1024, 8, 16}};
+		int cores;
+		uint32_t wcore;
+	} cases[] = {{1, 1}, {24, 1}, {40, 1}, {64, 1}, {65, 2}, {512, 8}};
 
 	for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
 		struct dir d;
 
-		dir_init(&d, cases[i].cores, cases[i].cpus);
+		dir_init(&d, cases[i].cores);
 		ck_assert_uint_eq(d.words_core, cases[i].wcore);
-		ck_assert_uint_eq(d.words_cpu, cases[i].wcpu);
 		ck_assert_uint_eq(d.nr, 0);
 		ck_assert_uint_eq(dir_find(&d, 0x1000), DIR_NONE);
 		dir_release(&d);
@@ -46,27 +44,21 @@ START_TEST(dir_insert_fields)
 	struct dir d;
 	uint32_t a, b;
 
-	dir_init(&d, 4, 8);
-	a = dir_insert(&d, 0x1000, 1, 7);
-	b = dir_insert(&d, 0x0, 0, DIR_NONE); /* address 0 is a line like any other */
+	dir_init(&d, 4);
+	a = dir_insert(&d, 0x1000, 1);
+	b = dir_insert(&d, 0x0, 0); /* address 0 is a line like any other */
 	ck_assert_uint_eq(a, 0);
 	ck_assert_uint_eq(b, 1);
 	ck_assert_uint_eq(d.nr, 2);
 	ck_assert_uint_eq(d.line[a].addr, 0x1000);
 	ck_assert_uint_eq(d.line[a].home, 1);
-	ck_assert_uint_eq(d.line[a].obj, 7);
 	ck_assert_int_eq(d.line[a].owner, -1);
 	ck_assert_uint_eq(d.line[a].nr_sharers, 0);
 	ck_assert_uint_eq(d.line[a].version, 0);
 	ck_assert_uint_eq(d.line[a].busy_until, 0);
 	ck_assert_uint_eq(d.line[a].llc_valid, 0);
 	ck_assert_uint_eq(d.line[a].dirty, 0);
-	ck_assert_uint_eq(d.line[b].obj, DIR_NONE);
-	for (int s = 0; s < LS_COUNT; s++)
-		ck_assert_uint_eq(d.stats[a].c[s], 0);
-	ck_assert_uint_eq(d.stats[a].first_orow, UINT32_MAX);
 	ck_assert_uint_eq(dir_sharers(&d, a)[0], 0);
-	ck_assert_uint_eq(dir_nr_cpus(&d, a), 0);
 	ck_assert_uint_eq(dir_find(&d, 0x1000), a);
 	ck_assert_uint_eq(dir_find(&d, 0x0), b);
 	ck_assert_uint_eq(dir_find(&d, 0x1040), DIR_NONE);
@@ -82,18 +74,15 @@ START_TEST(dir_insert_growth)
 	struct dir d;
 	uint32_t cap0;
 
-	dir_init(&d, 80, 160);
+	dir_init(&d, 80);
 	cap0 = d.cap;
 	for (uint32_t i = 0; i < N; i++) {
-		uint32_t idx = dir_insert(&d, line_addr(i), (uint16_t)(i & 3), i * 2);
+		uint32_t idx = dir_insert(&d, line_addr(i), (uint16_t)(i & 3));
 
 		ck_assert_uint_eq(idx, i);
 		/* Bookkeeping that must move with the entry when the arrays grow. */
-		d.stats[idx].c[LS_LOADS] = i + 1;
 		d.line[idx].version = i;
 		dir_add_sharer(&d, idx, (int)(i % 80));
-		dir_mark_cpu(&d, idx, (int)(i % 160));
-		dir_mark_cpu(&d, idx, 159);
 	}
 	ck_assert_uint_eq(d.nr, N);
 	ck_assert_uint_gt(d.cap, cap0);
@@ -102,13 +91,10 @@ START_TEST(dir_insert_growth)
 		ck_assert_uint_eq(dir_find(&d, line_addr(i)), i);
 		ck_assert_uint_eq(d.line[i].addr, line_addr(i));
 		ck_assert_uint_eq(d.line[i].home, i & 3);
-		ck_assert_uint_eq(d.line[i].obj, i * 2);
 		ck_assert_uint_eq(d.line[i].version, i);
-		ck_assert_uint_eq(d.stats[i].c[LS_LOADS], i + 1);
 		ck_assert_uint_eq(d.line[i].nr_sharers, 1);
 		ck_assert(dir_has(&d, i, (int)(i % 80)));
 		ck_assert(!dir_has(&d, i, (int)((i + 1) % 80)));
-		ck_assert_uint_eq(dir_nr_cpus(&d, i), i % 160 == 159 ? 1 : 2);
 	}
 	/* Absent lines: neighbours of present ones. */
 	for (uint32_t i = 0; i < 1000; i++)
@@ -126,20 +112,19 @@ START_TEST(dir_find_full_table)
 	struct dir d;
 	uint32_t cap;
 
-	dir_init(&d, 2, 2);
+	dir_init(&d, 2);
 	cap = d.cap;
 	for (uint32_t i = 0; i < cap; i++)
-		ck_assert_uint_eq(dir_insert(&d, (uint64_t)i * 64, 0, i), i);
+		ck_assert_uint_eq(dir_insert(&d, (uint64_t)i * 64, 0), i);
 	ck_assert_uint_eq(d.cap, cap);
 	for (uint32_t i = 0; i < cap; i++)
 		ck_assert_uint_eq(dir_find(&d, (uint64_t)i * 64), i);
 	for (uint32_t i = cap; i < 4 * cap; i++)
 		ck_assert_uint_eq(dir_find(&d, (uint64_t)i * 64), DIR_NONE);
-	ck_assert_uint_eq(dir_insert(&d, (uint64_t)cap * 64, 0, cap), cap);
+	ck_assert_uint_eq(dir_insert(&d, (uint64_t)cap * 64, 0), cap);
 	ck_assert_uint_eq(d.cap, 2 * cap);
 	for (uint32_t i = 0; i <= cap; i++) {
 		ck_assert_uint_eq(dir_find(&d, (uint64_t)i * 64), i);
-		ck_assert_uint_eq(d.line[i].obj, i);
 	}
 	dir_release(&d);
 }
@@ -152,8 +137,8 @@ START_TEST(dir_add_sharer_counts_once)
 	struct dir d;
 	uint32_t idx;
 
-	dir_init(&d, 130, 260);
-	idx = dir_insert(&d, 0x40, 0, 0);
+	dir_init(&d, 130);
+	idx = dir_insert(&d, 0x40, 0);
 	dir_add_sharer(&d, idx, 0);
 	dir_add_sharer(&d, idx, 0);
 	ck_assert_uint_eq(d.line[idx].nr_sharers, 1);
@@ -180,9 +165,9 @@ START_TEST(dir_del_sharer_bookkeeping)
 	struct dir d;
 	uint32_t a, b;
 
-	dir_init(&d, 80, 160);
-	a = dir_insert(&d, 0x40, 0, 0);
-	b = dir_insert(&d, 0x80, 0, 0);
+	dir_init(&d, 80);
+	a = dir_insert(&d, 0x40, 0);
+	b = dir_insert(&d, 0x80, 0);
 	dir_add_sharer(&d, a, 3);
 	dir_add_sharer(&d, a, 70);
 	dir_add_sharer(&d, b, 3);
@@ -212,8 +197,8 @@ START_TEST(dir_del_sharer_owner_cleared)
 	struct dir d;
 	uint32_t idx;
 
-	dir_init(&d, 80, 80);
-	idx = dir_insert(&d, 0x40, 0, 0);
+	dir_init(&d, 80);
+	idx = dir_insert(&d, 0x40, 0);
 	dir_add_sharer(&d, idx, 66);
 	d.line[idx].owner = 66;
 	d.line[idx].dirty = 1;
@@ -224,48 +209,6 @@ START_TEST(dir_del_sharer_owner_cleared)
 	ck_assert_int_eq(d.line[idx].owner, -1);
 	ck_assert_uint_eq(d.line[idx].dirty, 0);
 	ck_assert_uint_eq(d.line[idx].nr_sharers, 0);
-	dir_release(&d);
-}
-END_TEST
-
-/* ---- dir_nr_cpus ------------------------------------------------------------------------- */
-
-START_TEST(dir_nr_cpus_many_words)
-{
-	static const int cpus[] = {0, 1, 63, 64, 65, 127, 128, 500, 1023};
-	struct dir d;
-	uint32_t a, b;
-
-	dir_init(&d, 512, 1024);
-	a = dir_insert(&d, 0x40, 0, 0);
-	b = dir_insert(&d, 0x80, 0, 0);
-	for (size_t i = 0; i < G_N_ELEMENTS(cpus); i++) {
-		dir_mark_cpu(&d, a, cpus[i]);
-		ck_assert_uint_eq(dir_nr_cpus(&d, a), i + 1);
-	}
-	/* Marking twice counts once; the other line is unaffected. */
-	dir_mark_cpu(&d, a, 64);
-	dir_mark_cpu(&d, a, 1023);
-	ck_assert_uint_eq(dir_nr_cpus(&d, a), G_N_ELEMENTS(cpus));
-	ck_assert_uint_eq(dir_nr_cpus(&d, b), 0);
-	dir_mark_cpu(&d, b, 1000);
-	ck_assert_uint_eq(dir_nr_cpus(&d, b), 1);
-	ck_assert_uint_eq(dir_nr_cpus(&d, a), G_N_ELEMENTS(cpus));
-	dir_release(&d);
-}
-END_TEST
-
-/* Every CPU of a 200-CPU machine. */
-START_TEST(dir_nr_cpus_all)
-{
-	struct dir d;
-	uint32_t idx;
-
-	dir_init(&d, 100, 200);
-	idx = dir_insert(&d, 0x40, 0, 0);
-	for (int c = 0; c < 200; c++)
-		dir_mark_cpu(&d, idx, c);
-	ck_assert_uint_eq(dir_nr_cpus(&d, idx), 200);
 	dir_release(&d);
 }
 END_TEST
@@ -297,9 +240,6 @@ static Suite *dir_suite(void)
 	tc = tcase(s, "dir_del_sharer");
 	tcase_add_test(tc, dir_del_sharer_bookkeeping);
 	tcase_add_test(tc, dir_del_sharer_owner_cleared);
-	tc = tcase(s, "dir_nr_cpus");
-	tcase_add_test(tc, dir_nr_cpus_many_words);
-	tcase_add_test(tc, dir_nr_cpus_all);
 	return s;
 }
 

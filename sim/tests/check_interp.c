@@ -35,7 +35,11 @@ static uint64_t hold_avg(const char *kind, const char *cpus)
 
 /* res_counter keeps its counters in the lock's line: with a ticket lock every spinner re-reads
  * that line after each store in the critical section, so the holder's stores must take the
- * line back from them; with a queued lock the waiters spin on their own nodes. */
+ * line back from them.  A queued lock's waiters spin on their own nodes, but each arrival
+ * still swaps the tail in the lock word, in the same line: the holder's RFOs queue behind those
+ * swaps, and its loads of the line wait for its RFO's data (a fill-buffer hit), so the hold
+ * grows with the waiters under both lock kinds.  (Before in-flight fills were modelled, the
+ * holder's loads were served before the data existed and the queued hold even shrank.) */
 START_TEST(interp_lock_hold_grows_with_ticket_waiters)
 {
 	uint64_t t2 = hold_avg("ticket", "0-1"), t16 = hold_avg("ticket", "0-15");
@@ -44,11 +48,8 @@ START_TEST(interp_lock_hold_grows_with_ticket_waiters)
 	/* CPUs 0-15 share one socket of skylake-sp-2s: the growth is the spinners', not NUMA's. */
 	ck_assert_msg(t16 > t2 * 2, "ticket hold: 2 CPUs %" G_GUINT64_FORMAT " ps, 16 CPUs %"
 		      G_GUINT64_FORMAT " ps", t2, t16);
-	ck_assert_msg(q16 * t2 * 2 < t16 * q2, "queued hold %" G_GUINT64_FORMAT " -> %"
-		      G_GUINT64_FORMAT " ps grows not much less than ticket %" G_GUINT64_FORMAT
-		      " -> %" G_GUINT64_FORMAT, q2, q16, t2, t16);
-	ck_assert_msg(q16 * 2 < t16, "queued hold at 16 CPUs %" G_GUINT64_FORMAT " ps, ticket %"
-		      G_GUINT64_FORMAT " ps", q16, t16);
+	ck_assert_msg(q16 > q2 * 2, "queued hold: 2 CPUs %" G_GUINT64_FORMAT " ps, 16 CPUs %"
+		      G_GUINT64_FORMAT " ps", q2, q16);
 }
 END_TEST
 
@@ -71,7 +72,7 @@ START_TEST(interp_qnodes_are_named)
 		ck_assert_str_eq(r->objs->v[o].name, want);
 		ck_assert_str_eq(r->objs->v[o].type, "mcs_spinlock");
 		if (l != DIR_NONE)
-			hitm += ls_hitm(&r->mem->dir.stats[l]) + r->mem->dir.stats[l].c[LS_ST_RFO_HITM];
+			hitm += (stats_line(r->mem, l)[LS_HITM_LCL] + stats_line(r->mem, l)[LS_HITM_RMT]) + stats_line(r->mem, l)[LS_ST_RFO_HITM];
 	}
 	ck_assert_uint_gt(hitm, 0);
 	run_result_free(r);
@@ -233,8 +234,8 @@ static uint32_t site_rows(const struct run_result *r, const char *site, const ch
 {
 	uint32_t n = 0;
 
-	for (uint32_t i = 0; i < r->mem->nr_orows; i++) {
-		const struct orow *o = &r->mem->orow[i];
+	for (uint32_t i = 0; i < stats_nr_orows(r->mem); i++) {
+		const struct orow *o = &stats_orows(r->mem)[i];
 
 		if (strcmp(r->site_names[o->site], site))
 			continue;

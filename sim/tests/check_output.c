@@ -85,7 +85,7 @@ START_TEST(output_write_files)
 		ck_assert_uint_eq(x, ls->c[k]);
 	}
 	x = 0;
-	for (uint32_t i = 0; i < fx->r->mem->dir.nr; i++)
+	for (uint32_t i = 0; i < stats_nr_lines(fx->r->mem); i++)
 		x += report_line_shared(fx->r->mem, i);
 	ck_assert_uint_eq(n->len, x);
 	yt_free(sum);
@@ -187,9 +187,9 @@ START_TEST(output_write_csv)
 	{
 		uint32_t shared = 0;
 
-		for (uint32_t l = 0; l < fx->r->mem->dir.nr; l++)
+		for (uint32_t l = 0; l < stats_nr_lines(fx->r->mem); l++)
 			shared += report_line_shared(fx->r->mem, l);
-		ck_assert_uint_lt(shared, fx->r->mem->dir.nr);
+		ck_assert_uint_lt(shared, stats_nr_lines(fx->r->mem));
 		ck_assert_uint_eq(g_strv_length(rows), shared + 2);
 	}
 	ck_assert(g_str_has_prefix(rows[1], "default,0x10000000,counter,0,2,"));

@@ -290,8 +290,8 @@ START_TEST(report_totals_sum)
 	uint64_t tot[LS_COUNT], want_loads = 0;
 
 	report_totals(m, tot);
-	for (uint32_t i = 0; i < m->dir.nr; i++)
-		want_loads += m->dir.stats[i].c[LS_LOADS];
+	for (uint32_t i = 0; i < stats_nr_lines(m); i++)
+		want_loads += stats_line(m, i)[LS_LOADS];
 	ck_assert_uint_eq(tot[LS_LOADS], want_loads);
 	/* 200 locked RMWs on the counter and 100 private loads; RMWs count as loads too. */
 	ck_assert_uint_eq(tot[LS_LOADS], 3 * ROUNDS);

@@ -49,19 +49,20 @@ static uint64_t ops_per_iteration(const struct actor *a, bool accesses_only)
 /* Two results are the same run: same time, events, iterations, lines and every counter. */
 static bool same_run(const struct run_result *a, const struct run_result *b)
 {
-	const struct dir *da = &a->mem->dir, *db = &b->mem->dir;
+	const struct mem *ma = a->mem, *mb = b->mem;
+	uint32_t n = stats_nr_lines(ma);
 
-	if (a->sim_time != b->sim_time || a->events != b->events || da->nr != db->nr ||
-	    a->mem->accesses != b->mem->accesses || a->mem->nr_orows != b->mem->nr_orows)
+	if (a->sim_time != b->sim_time || a->events != b->events || n != stats_nr_lines(mb) ||
+	    stats_accesses(ma) != stats_accesses(mb) || stats_nr_orows(ma) != stats_nr_orows(mb))
 		return false;
 	for (uint32_t i = 0; i < a->nr_actors; i++)
 		if (a->actors[i].iterations != b->actors[i].iterations)
 			return false;
-	for (uint32_t i = 0; i < da->nr; i++)
-		if (da->line[i].addr != db->line[i].addr)
+	for (uint32_t i = 0; i < n; i++)
+		if (stats_line_addr(ma, i) != stats_line_addr(mb, i) ||
+		    memcmp(stats_line(ma, i), stats_line(mb, i), sizeof(uint64_t) * LS_COUNT))
 			return false;
-	return !memcmp(da->stats, db->stats, sizeof(*da->stats) * da->nr) &&
-	       !memcmp(a->mem->orow, b->mem->orow, sizeof(*a->mem->orow) * a->mem->nr_orows);
+	return !memcmp(stats_orows(ma), stats_orows(mb), sizeof(struct orow) * stats_nr_orows(ma));
 }
 
 /* ---- run_variant ------------------------------------------------------------------------- */
@@ -91,7 +92,7 @@ START_TEST(run_variant_end_iterations)
 	ck_assert_uint_eq(r->actors[1].iterations, 100);
 	ck_assert_uint_gt(r->events, 0);
 	ck_assert_uint_eq(r->events, events);
-	ck_assert_uint_eq(r->mem->accesses, accesses);
+	ck_assert_uint_eq(stats_accesses(r->mem), accesses);
 	ck_assert_uint_gt(r->sim_time, 0);
 	run_result_free(r);
 	scenario_free(sc);
@@ -127,13 +128,13 @@ START_TEST(run_variant_per_cpu_instances)
 		char name[16];
 
 		ck_assert_uint_ne(line, DIR_NONE);
-		obj = r->mem->dir.line[line].obj;
+		obj = stats_line_obj(r->mem, line);
 		ck_assert_uint_ne(obj, DIR_NONE);
 		snprintf(name, sizeof(name), "mine[%d]", cpus[i]);
 		ck_assert_str_eq(v->objs.v[obj].name, name);
 		/* Only its own CPU touched it, once per iteration. */
-		ck_assert_uint_eq(dir_nr_cpus(&r->mem->dir, line), 1);
-		ck_assert_uint_eq(r->mem->dir.stats[line].c[LS_STORES], 50);
+		ck_assert_uint_eq(stats_line_nr_cpus(r->mem, line), 1);
+		ck_assert_uint_eq(stats_line(r->mem, line)[LS_STORES], 50);
 	}
 	/* The rd CPUs never touched their instances. */
 	ck_assert_uint_eq(mem_line(r->mem, PERCPU_BASE + 2 * PERCPU_UNIT), DIR_NONE);
@@ -230,7 +231,7 @@ START_TEST(run_variant_same_seed_identical)
 	struct scenario *b = load("unit-run.yaml", NULL, 0, false, 0);
 	struct run_result *ra = run(a, 0), *rb = run(b, 0), *ra2 = run(a, 0);
 
-	ck_assert_uint_gt(ra->mem->dir.nr, 0);
+	ck_assert_uint_gt(stats_nr_lines(ra->mem), 0);
 	ck_assert(same_run(ra, rb));
 	ck_assert(same_run(ra, ra2));
 	run_result_free(ra);

@@ -76,7 +76,6 @@ static struct seed_run run_seed(const char *variant, const char *const *sets)
 	uint32_t n = sets ? g_strv_length((char **)sets) : 0;   /* for the printout */
 	struct seed_run s = {0};
 	uint64_t base, lock_res, lock_memsw;
-	const struct dir *d;
 
 	s.per_s = (double)r->actors[0].iterations * 1e12 / (double)r->sim_time;
 	s.threads = r->actors[0].nr_threads;
@@ -101,9 +100,9 @@ static struct seed_run run_seed(const char *variant, const char *const *sets)
 	}
 	s.path_ps = pstat(r, "parallel_pagefault_fault")->lat.total +
 		    pstat(r, "parallel_pagefault_free")->lat.total;
-	d = &r->mem->dir;
-	for (uint32_t l = 0; l < d->nr; l++) {
-		uint64_t h = ls_hitm(&d->stats[l]), a = d->line[l].addr;
+	for (uint32_t l = 0; l < stats_nr_lines(r->mem); l++) {
+		uint64_t h = stats_line(r->mem, l)[LS_HITM_LCL] + stats_line(r->mem, l)[LS_HITM_RMT];
+		uint64_t a = stats_line_addr(r->mem, l);
 
 		if (h > s.top_hitm) {
 			s.top_hitm = h;

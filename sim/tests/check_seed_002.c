@@ -85,9 +85,9 @@ static uint64_t hitm_in(const struct run_result *r, uint64_t lo, uint64_t hi,
 	const struct mem *m = r->mem;
 	uint64_t n = 0;
 
-	for (uint32_t i = 0; i < m->nr_orows; i++) {
-		const struct orow *o = &m->orow[i];
-		uint64_t a = m->dir.line[o->line].addr + o->off;
+	for (uint32_t i = 0; i < stats_nr_orows(m); i++) {
+		const struct orow *o = &stats_orows(m)[i];
+		uint64_t a = stats_line_addr(m, o->line) + o->off;
 
 		if (a >= lo && a < hi && caller_in(r, o->caller, callers))
 			n += o->c[OS_HITM_LCL] + o->c[OS_HITM_RMT];

@@ -43,7 +43,7 @@ START_TEST(warmup_excludes_early_hitms)
 	scenario_free(sc);
 	r = run_warm(WARMUP, "end.warmup_us=10", &sc);
 	ck_assert_uint_eq(tu_line_hitm(r, early), 0);
-	ck_assert_uint_eq(r->mem->accesses, r->actors[0].iterations);
+	ck_assert_uint_eq(stats_accesses(r->mem), r->actors[0].iterations);
 	ck_assert_uint_eq(r->actors[1].iterations, 0);   /* the trace finished in the warm-up */
 	run_result_free(r);
 	scenario_free(sc);

@@ -71,7 +71,7 @@ double ls_seconds(enum ls_kind kind, uint32_t n, const char *dir)
 		if (kind == LS_TRACE) {
 			struct run_result *r = run_variant(sc, 0, false, &err);
 
-			ck_assert_msg(r && r->mem->accesses == n, "%s", err.msg);
+			ck_assert_msg(r && stats_accesses(r->mem) == n, "%s", err.msg);
 			run_result_free(r);
 		}
 		scenario_free(sc);

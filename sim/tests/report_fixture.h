@@ -255,7 +255,7 @@ static inline const struct line_stats *stats_of(const struct fix *fx, uint64_t a
 	uint32_t idx = mem_line(fx->r->mem, addr);
 
 	ck_assert_uint_ne(idx, DIR_NONE);
-	return &fx->r->mem->dir.stats[idx];
+	return &fx->r->mem->st.line[idx];
 }
 
 /* 310 iterations of the three actors, per simulated second, computed here independently. */

@@ -124,7 +124,7 @@ uint64_t tu_line_hitm(const struct run_result *r, uint64_t addr)
 
 	if (l == DIR_NONE)
 		return 0;
-	return r->mem->dir.stats[l].c[LS_HITM_LCL] + r->mem->dir.stats[l].c[LS_HITM_RMT];
+	return stats_line(r->mem, l)[LS_HITM_LCL] + stats_line(r->mem, l)[LS_HITM_RMT];
 }
 
 simtime_t tu_hammer(struct mem *m, const int *cpus, const uint64_t *addrs, int n,
@@ -157,8 +157,8 @@ uint64_t tu_sum(const struct mem *m, int lstat)
 {
 	uint64_t s = 0;
 
-	for (uint32_t i = 0; i < m->dir.nr; i++)
-		s += m->dir.stats[i].c[lstat];
+	for (uint32_t i = 0; i < stats_nr_lines(m); i++)
+		s += stats_line(m, i)[lstat];
 	return s;
 }
 

@@ -1,0 +1,89 @@
+/*
+ * account.c - what a request did, turned into statistics (stats.h) per line and per Pareto row.
+ *
+ * Only what the row's actions recorded in the outcome is counted here: the table decides what
+ * a request was (a HITM, an L1 store hit, a dropped prefetch), this file only adds it up.
+ */
+#include "mem/mem_int.h"
+
+#include <glib.h>
+#include <string.h>
+
+/* The Pareto row of (line, offset, site, caller); rows of a line form a short list. */
+uint32_t acct_orow(struct mem *m, uint32_t idx, const struct req *rq)
+{
+	return mstats_orow(&m->st, idx, rq->off, rq->site, rq->caller);
+}
+
+static const uint8_t src_lstat[SRC_COUNT] = {
+	[SRC_L1] = LS_LD_L1, [SRC_L2] = LS_LD_L2, [SRC_LLC] = LS_LD_LLC,
+	[SRC_RMT_HIT] = LS_LD_RMT_HIT, [SRC_HITM_LCL] = LS_HITM_LCL, [SRC_HITM_RMT] = LS_HITM_RMT,
+	[SRC_DRAM_LCL] = LS_LD_DRAM_LCL, [SRC_DRAM_RMT] = LS_LD_DRAM_RMT, [SRC_LFB] = LS_LD_FB,
+};
+
+static void account_load(struct line_stats *ls, struct orow *row, const struct outcome *o,
+			 simtime_t lat)
+{
+	ls->c[LS_LOADS]++;
+	ls->c[src_lstat[o->src]]++;
+	ls->c[LS_CYC_LOAD] += lat;
+	row->c[OS_LOADS]++;
+	row->c[OS_CYC_LOAD] += lat;
+	if (o->src == SRC_HITM_LCL || o->src == SRC_HITM_RMT) {
+		bool lcl = o->src == SRC_HITM_LCL;
+
+		ls->c[lcl ? LS_CYC_HITM_LCL : LS_CYC_HITM_RMT] += lat;
+		row->c[lcl ? OS_HITM_LCL : OS_HITM_RMT]++;
+		row->c[lcl ? OS_CYC_HITM_LCL : OS_CYC_HITM_RMT] += lat;
+	}
+}
+
+void acct_demand(struct mem *m, const struct req *rq, const struct outcome *o, uint32_t orow)
+{
+	struct line_stats *ls = &m->st.line[o->line];
+	struct orow *row = &m->st.orow[orow];
+
+	m->st.cpus[(size_t)o->line * m->st.words_cpu + (rq->cpu >> 6)] |= 1ull << (rq->cpu & 63);
+	m->st.orow_cpus[(size_t)orow * m->st.words_cpu + (rq->cpu >> 6)] |= 1ull << (rq->cpu & 63);
+	if (rq->event != EV_STORE)
+		account_load(ls, row, o, o->done - rq->now);
+	if (rq->event != EV_LOAD) {
+		ls->c[LS_STORES]++;
+		ls->c[o->st_l1hit ? LS_ST_L1HIT : LS_ST_L1MISS]++;
+		row->c[OS_STORES]++;
+		row->c[o->st_l1hit ? OS_ST_L1HIT : OS_ST_L1MISS]++;
+		ls->c[LS_ST_RFO_HITM] += o->rfo_hitm;
+	}
+	ls->c[LS_INV_SENT] += o->nr_inv;
+	ls->c[LS_INV_RECV] += o->nr_inv;
+	ls->c[LS_PF_USEFUL] += o->pf_used;
+}
+
+/* What a prefetch did to the buddy, and to the demand line whose miss caused it. */
+void acct_prefetch(struct mem *m, const struct req *rq, const struct outcome *o)
+{
+	struct line_stats *ls = &m->st.line[o->line];
+
+	if (o->dropped) {
+		ls->c[LS_PF_DROPPED]++;
+		return;
+	}
+	ls->c[LS_PF_FILLS] += o->filled;
+	ls->c[LS_PF_HITM] += o->pf_hitm;
+	ls->c[LS_PF_XFER] += o->from_cache && !o->pf_hitm;
+	ls->c[LS_PF_INV] += o->nr_inv;
+	ls->c[LS_INV_RECV] += o->nr_inv;
+	if (rq->cause != DIR_NONE) {
+		struct line_stats *cs = &m->st.line[rq->cause];
+
+		cs->c[LS_PF_CAUSED_HITM] += o->pf_hitm;
+		cs->c[LS_PF_CAUSED_INV] += o->nr_inv;
+		if (rq->cause_orow != DIR_NONE)
+			m->st.orow[rq->cause_orow].c[OS_PF_CAUSED_HITM] += o->pf_hitm;
+	}
+}
+
+void acct_locked(struct mem *m, uint32_t idx)
+{
+	m->st.line[idx].c[LS_LOCKED]++;
+}

@@ -1,0 +1,86 @@
+/* hier.c - a core's L1d and L2; see hier.h. */
+#include "mem/hier.h"
+
+#include <assert.h>
+
+void hier_init(struct hier *h, uint32_t l1_sets, uint32_t l1_ways, uint32_t l2_sets,
+	       uint32_t l2_ways, uint32_t shift)
+{
+	pcache_init(&h->l1, l1_sets, l1_ways, shift);
+	pcache_init(&h->l2, l2_sets, l2_ways, shift);
+}
+
+void hier_release(struct hier *h)
+{
+	pcache_release(&h->l1);
+	pcache_release(&h->l2);
+}
+
+void hier_drop(struct hier *h, uint64_t la)
+{
+	struct cway *w2 = pcache_lookup(&h->l2, la), *w1 = pcache_lookup(&h->l1, la);
+
+	if (w2)
+		w2->tag = 0;
+	if (w1)
+		w1->tag = 0;
+}
+
+void hier_set(struct hier *h, uint64_t la, int state, const uint64_t *version)
+{
+	struct cway *w2 = pcache_lookup(&h->l2, la), *w1 = pcache_lookup(&h->l1, la);
+
+	if (w2) {
+		w2->state = (uint8_t)state;
+		if (version)
+			w2->version = *version;
+	}
+	if (w1) {
+		w1->state = (uint8_t)state;
+		if (version)
+			w1->version = *version;
+	}
+}
+
+/* Copy L2 way @src into L1d (whose victim just leaves: L1d holds nothing L2 does not). */
+static void l1_fill(struct hier *h, uint64_t la, const struct cway *src)
+{
+	struct cway *v = pcache_victim(&h->l1, la);
+
+	*v = *src;
+	v->pf = 0;
+	pcache_touch(&h->l1, v);
+}
+
+void hier_install(struct hier *h, struct cway *slot, uint64_t la, uint32_t line, int state,
+		  uint64_t version, bool prefetch, simtime_t ready_at)
+{
+	assert(!slot->tag);
+	*slot = (struct cway){.tag = la + 1, .version = version, .ready_at = ready_at,
+			      .line = line, .state = (uint8_t)state, .pf = prefetch};
+	pcache_touch(&h->l2, slot);
+	if (!prefetch)
+		l1_fill(h, la, slot);
+}
+
+void hier_set_ready(struct hier *h, uint64_t la, simtime_t t)
+{
+	struct cway *w2 = pcache_lookup(&h->l2, la), *w1 = pcache_lookup(&h->l1, la);
+
+	if (w2)
+		w2->ready_at = t;
+	if (w1)
+		w1->ready_at = t;
+}
+
+void hier_touch(struct hier *h, uint64_t la)
+{
+	struct cway *w2 = pcache_lookup(&h->l2, la), *w1 = pcache_lookup(&h->l1, la);
+
+	w2->pf = 0;
+	pcache_touch(&h->l2, w2);
+	if (w1)
+		pcache_touch(&h->l1, w1);
+	else
+		l1_fill(h, la, w2);
+}

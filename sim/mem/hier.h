@@ -1,0 +1,48 @@
+/*
+ * hier.h - a core's private hierarchy: L1d and L2, what the core knows about its own copies.
+ *
+ * The cache half of coherence (ZSim's split; the directory, dir.h, is the other half).  Both
+ * levels carry the same state and value epoch; L1d is kept a subset of L2 (a copy enters L1d
+ * only from L2, and leaves with it).  Demand fills go to both levels, prefetch fills to L2
+ * only.  These functions change the caches and nothing else: who calls them keeps the
+ * directory in step (xact.c), and an L2 victim is evicted through the protocol's EVICT row
+ * before its way is reused.
+ */
+#ifndef C2C_HIER_H
+#define C2C_HIER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/types.h"
+#include "mem/cache.h"
+
+struct hier {
+	struct pcache l1, l2;
+};
+
+/* hier_init - empty L1d and L2 of @l1_sets/@l2_sets sets (in coherence units, log2 @shift). */
+void hier_init(struct hier *h, uint32_t l1_sets, uint32_t l1_ways, uint32_t l2_sets,
+	       uint32_t l2_ways, uint32_t shift);
+void hier_release(struct hier *h);
+
+/* hier_drop - remove the copy of @la from both levels (no-op where absent).  Can't fail. */
+void hier_drop(struct hier *h, uint64_t la);
+
+/* hier_set - set the state of both levels' copies of @la and, when @version is not NULL,
+ * their epoch. */
+void hier_set(struct hier *h, uint64_t la, int state, const uint64_t *version);
+
+/* hier_install - fill L2 way @slot (already emptied) with @la, and L1d too for a demand fill
+ * (@prefetch false).  The copy's data is there at @ready_at. */
+void hier_install(struct hier *h, struct cway *slot, uint64_t la, uint32_t line, int state,
+		  uint64_t version, bool prefetch, simtime_t ready_at);
+
+/* hier_set_ready - the data of both copies of @la arrives at @t (the fill's completion). */
+void hier_set_ready(struct hier *h, uint64_t la, simtime_t t);
+
+/* hier_touch - a demand access used the copy of @la (present in L2): refresh LRU, bring it
+ * into L1d, and it is no longer an unused prefetch. */
+void hier_touch(struct hier *h, uint64_t la);
+
+#endif

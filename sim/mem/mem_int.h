@@ -1,0 +1,83 @@
+/*
+ * mem_int.h - what the modules of the memory system share and nothing outside uses.
+ *
+ * A demand access becomes one request per line (mem.c).  xact.c runs the request through the
+ * protocol table and applies the row; timing.c prices it and holds the line; prefetch.c
+ * issues the buddy request a fill row asks for; account.c turns what the request did into
+ * statistics; sbuf.c is the store buffer and values.c the bytes in memory.  See mem.h for the
+ * design.
+ */
+#ifndef C2C_MEM_INT_H
+#define C2C_MEM_INT_H
+
+#include "mem/mem.h"
+
+/* One request for one line, demand or prefetch. */
+struct req {
+	int cpu, core, socket;
+	uint64_t la;        /* line address */
+	uint8_t off;        /* byte offset in the line (demand) */
+	uint8_t event;      /* enum proto_event */
+	bool prefetch;
+	uint32_t site, caller; /* demand: code site, and the call site of its path (or DIR_NONE) */
+	uint32_t cause;     /* prefetch: demand line that triggered it, or DIR_NONE */
+	uint32_t cause_orow;
+	simtime_t now;
+};
+
+/* What a request did, as the row's actions recorded it, for the accounting. */
+struct outcome {
+	simtime_t done;
+	int src;            /* enum ld_src */
+	uint32_t line;
+	uint32_t nr_inv;
+	uint8_t pf_event;   /* the buddy prefetch the row asked for, EV_COUNT for none */
+	bool hitm, rfo_hitm, pf_hitm, from_cache, filled, dropped, st_l1hit, pf_used;
+};
+
+static inline int mem_core_socket(const struct mem *m, int core)
+{
+	return machine_core_socket(m->mc, core);
+}
+
+static inline uint64_t mem_line_addr(const struct mem *m, uint64_t addr)
+{
+	return addr >> m->gshift << m->gshift;
+}
+
+/* xact.c */
+/* mem_request - run @rq through the protocol table: look up the row, run its actions, apply
+ * the next states, price it.  *out says what happened.  A missing row fails the run. */
+void mem_request(struct mem *m, const struct req *rq, struct outcome *out);
+/* mem_others - what cores other than @core (holding @own) hold of line @idx. */
+int mem_others(const struct mem *m, uint32_t idx, int core, int own);
+/* mem_line_index - the directory index of line @la, creating the entry on first touch. */
+uint32_t mem_line_index(struct mem *m, uint64_t la);
+
+/* account.c */
+uint32_t acct_orow(struct mem *m, uint32_t idx, const struct req *rq);
+void acct_demand(struct mem *m, const struct req *rq, const struct outcome *o, uint32_t orow);
+void acct_prefetch(struct mem *m, const struct req *rq, const struct outcome *o);
+void acct_locked(struct mem *m, uint32_t idx);
+
+/* prefetch.c */
+/* pf_after_demand - the demand request @dem (line @line, Pareto row @orow) finished with a row
+ * that asked for the buddy (@o->pf_event): issue it if the prefetcher is on. */
+void pf_after_demand(struct mem *m, const struct req *dem, const struct outcome *o,
+		     uint32_t orow);
+
+/* values.c */
+/* mem_watched - whether writes to line @idx are reported (mem_watch). */
+static inline bool mem_watched(const struct mem *m, uint32_t idx)
+{
+	return idx < m->watched_cap && m->watched[idx];
+}
+
+/* sbuf.c */
+/* sb_slot - the time a store issued at @now gets a store-buffer entry (a full buffer stalls
+ * until its oldest store commits). */
+simtime_t sb_slot(struct mem *m, int cpu, simtime_t now);
+/* sb_push - a store whose RFO completes at @done enters the buffer; it commits in order. */
+void sb_push(struct mem *m, int cpu, simtime_t done);
+
+#endif

@@ -1,0 +1,357 @@
+/*
+ * xact.c - transitions: a request meets the protocol table (request -> row -> actions -> next
+ * state).  See mem.h for the design and protocol.h for the tables.
+ *
+ * Everything here is written as if requests never overlapped: a request is applied whole at
+ * its issue time, and the one place where concurrent requests meet is the line's busy_until,
+ * which only timing.c writes.
+ */
+#include "mem/mem_int.h"
+
+#include <assert.h>
+#include <glib.h>
+#include <string.h>
+
+#include "core/limits.h"
+#include "mem/timing.h"
+
+/* What the actions of one row decided, for the rest of the request. */
+struct exec {
+	simtime_t lat;
+	bool home;          /* the request reaches the home: it queues behind busy_until */
+	bool c2c;           /* a transfer or invalidation holds the line until done */
+	bool hitm;          /* a count_*hitm action made the transfer a HITM */
+	bool write;
+	bool in_l1;         /* demand request found the line in L1d (else L2) */
+	bool pf;            /* the copy found arrived by prefetch, unused so far */
+	simtime_t ready_at; /* when the requester's own copy has its data (hits wait for it) */
+};
+
+int mem_others(const struct mem *m, uint32_t idx, int core, int own)
+{
+	const struct dline *dl = &m->dir.line[idx];
+
+	if (dl->owner >= 0 && dl->owner != core)
+		return dl->dirty ? MESI_M : MESI_E;
+	return dl->nr_sharers > (own != MESI_I ? 1u : 0u) ? MESI_S : MESI_I;
+}
+
+uint32_t mem_line_index(struct mem *m, uint64_t la)
+{
+	uint32_t idx = dir_find(&m->dir, la);
+
+	if (idx == DIR_NONE) {
+		if (m->lim && m->dir.nr >= m->lim->lines && !m->failed) {
+			/* Host memory: stop here (the line is still added, so @idx stays valid). */
+			limits_fail(m->fail_msg, sizeof(m->fail_msg), m->lim, LIMIT_OF(lines),
+				    "in the directory");
+			m->failed = m->limit_reached = true;
+		}
+		/* Named after the object at its first byte; homed where the memory of any object
+		 * in it is (a 128-byte unit can begin in padding). */
+		uint32_t obj = m->objs ? objmap_find(m->objs, la) : OBJ_NONE;
+		uint32_t mem = m->objs ? objmap_find_in(m->objs, la, la + m->gsize) : OBJ_NONE;
+		uint16_t home = mem != OBJ_NONE ? m->objs->v[mem].node : 0;
+
+		idx = dir_insert(&m->dir, la, home);
+		mstats_add_line(&m->st, idx, obj);
+	}
+	return idx;
+}
+
+/* Remove @core's copy of line @idx from its caches and from the directory. */
+static void core_invalidate(struct mem *m, int core, uint32_t idx)
+{
+	hier_drop(&m->core[core], m->dir.line[idx].addr);
+	dir_del_sharer(&m->dir, idx, core);
+}
+
+/* Make room in @core's L2 for @la: the victim goes through the protocol's EVICT row. */
+static struct cway *l2_slot(struct mem *m, int core, uint64_t la, simtime_t now)
+{
+	struct cway *v = pcache_victim(&m->core[core].l2, la);
+
+	if (v->tag) {
+		struct req ev = {.cpu = -1, .core = core, .socket = mem_core_socket(m, core),
+				 .la = cway_addr(v), .event = EV_EVICT, .cause = DIR_NONE,
+				 .cause_orow = DIR_NONE, .now = now};
+		struct outcome o;
+
+		mem_request(m, &ev, &o);
+		assert(!v->tag);
+	}
+	return v;
+}
+
+/* The owner's side: @core receives @msg about line @idx; its own table row says what its copy
+ * does.  Return: false (the run failed) when the table has no row for the copy's state. */
+static bool owner_msg(struct mem *m, uint32_t idx, int core, int msg, simtime_t now)
+{
+	struct dline *dl = &m->dir.line[idx];
+	const struct cway *w = pcache_lookup(&m->core[core].l2, dl->addr);
+	const struct proto_orow *r = proto_olookup(&m->pix, w ? w->state : MESI_I, msg);
+
+	if (!r) {
+		mem_fail(m, now, idx, "no owner-side row for core %d in %s receiving %s", core,
+			 mesi_names[w ? w->state : MESI_I], proto_msg_names[msg]);
+		return false;
+	}
+	for (int a = 0; a < PROTO_MAX_OACTIONS && r->act[a]; a++) {
+		m->oact_count[r->act[a]]++;
+		if (r->act[a] == OACT_WRITEBACK)
+			dl->llc_valid |= 1ull << mem_core_socket(m, core);
+	}
+	if (r->next_own == MESI_I) {
+		core_invalidate(m, core, idx);
+	} else {
+		hier_set(&m->core[core], dl->addr, r->next_own, NULL);
+		if (dl->owner == core) {
+			dl->owner = -1;
+			dl->dirty = 0;
+		}
+	}
+	return true;
+}
+
+/* Invalidate every sharer but @core.  Return: the cost; *n gets how many copies went. */
+static simtime_t send_inv(struct mem *m, uint32_t idx, const struct req *rq, uint32_t *n)
+{
+	uint64_t *sh = dir_sharers(&m->dir, idx);
+	bool remote = false;
+
+	*n = 0;
+	for (uint32_t w = 0; w < m->dir.words_core; w++) {
+		uint64_t bits = sh[w];
+
+		while (bits) {
+			int c = (int)(w * 64 + (uint32_t)__builtin_ctzll(bits));
+
+			bits &= bits - 1;
+			if (c == rq->core)
+				continue;
+			remote |= mem_core_socket(m, c) != rq->socket;
+			owner_msg(m, idx, c, MSG_INV, rq->now);
+			(*n)++;
+		}
+	}
+	return tm_inv(m->mc, remote, *n);
+}
+
+/* A cache-to-cache transfer from the owner of line @idx (fwd_gets / fwd_getx). */
+static void forward(struct mem *m, const struct req *rq, uint32_t idx, int msg, struct exec *x,
+		    struct outcome *o)
+{
+	struct dline *dl = &m->dir.line[idx];
+	int owner = dl->owner;
+
+	x->home = x->c2c = o->from_cache = true;
+	x->lat = tm_fwd(m->mc, mem_core_socket(m, owner), rq->socket, dl->home, x->hitm, &o->src);
+	owner_msg(m, idx, owner, msg, rq->now);
+	if (msg == MSG_FWD_GETX)
+		o->nr_inv++;
+}
+
+/* The row found the line Modified in another core: the transfer is a HITM (its source). */
+static void count_hitm(struct mem *m, const struct req *rq, uint32_t idx, struct exec *x,
+		       struct outcome *o)
+{
+	x->hitm = true;
+	o->src = tm_hitm_src(mem_core_socket(m, m->dir.line[idx].owner), rq->socket);
+}
+
+/* The source of data served by the requester's own copy: L1d or L2, or the fill buffer when
+ * the copy's fill has not completed (the data is still on its way). */
+static int own_src(const struct req *rq, const struct exec *x)
+{
+	if (x->ready_at > rq->now)
+		return SRC_LFB;
+	return x->in_l1 ? SRC_L1 : SRC_L2;
+}
+
+/* Run the actions of @r for @rq on line @idx.  Return: false if the prefetch was dropped. */
+static bool exec_actions(struct mem *m, const struct req *rq, const struct proto_row *r,
+			 uint32_t idx, struct exec *x, struct outcome *o)
+{
+	struct dline *dl = &m->dir.line[idx];
+
+	for (int a = 0; a < PROTO_MAX_ACTIONS && r->act[a]; a++) {
+		m->act_count[r->act[a]]++;
+		switch (r->act[a]) {
+		case ACT_HIT:
+			x->lat = x->in_l1 ? m->mc->l1d.latency : m->mc->l2.latency;
+			o->src = own_src(rq, x);
+			o->pf_used = x->pf;
+			break;
+		case ACT_SILENT_UPGRADE: /* E -> M: the copy is exclusive, nobody is told */
+			break;
+		case ACT_UPGRADE:
+			x->home = true;
+			x->lat = m->mc->llc.latency;
+			o->src = own_src(rq, x);
+			o->pf_used = x->pf;
+			break;
+		case ACT_FILL_MEM:
+			x->home = true;
+			x->lat = tm_fill_mem(m->mc, dl, rq->socket, &o->src);
+			break;
+		case ACT_FILL_SHARER:
+			x->home = true;
+			x->lat = tm_fill_sharer(m->mc, dl, dir_sharers(&m->dir, idx), rq->core,
+						rq->socket, &o->src);
+			o->from_cache = o->src != SRC_LLC || !(dl->llc_valid >> rq->socket & 1);
+			break;
+		case ACT_FWD_GETS:
+			forward(m, rq, idx, MSG_FWD_GETS, x, o);
+			break;
+		case ACT_FWD_GETX:
+			forward(m, rq, idx, MSG_FWD_GETX, x, o);
+			break;
+		case ACT_SEND_INV: {
+			uint32_t n;
+			simtime_t inv = send_inv(m, idx, rq, &n);
+
+			x->home = x->c2c = true;
+			o->nr_inv += n;
+			if (inv > x->lat) /* parallel with the data: the slower counts */
+				x->lat = inv;
+			break;
+		}
+		case ACT_COUNT_HITM:
+			o->hitm = true;
+			count_hitm(m, rq, idx, x, o);
+			break;
+		case ACT_COUNT_RFO_HITM:
+			o->rfo_hitm = true;
+			count_hitm(m, rq, idx, x, o);
+			break;
+		case ACT_COUNT_PF_HITM:
+			o->pf_hitm = true;
+			count_hitm(m, rq, idx, x, o);
+			break;
+		case ACT_WRITEBACK:
+			dl->llc_valid |= 1ull << rq->socket;
+			break;
+		case ACT_WRITE_DATA:
+			x->write = true;
+			break;
+		case ACT_DROP_PF:
+			o->dropped = true;
+			return false;
+		case ACT_EVICT:
+			/* Non-inclusive LLC: a private copy that leaves goes into the socket's LLC. */
+			dl->llc_valid |= 1ull << rq->socket;
+			core_invalidate(m, rq->core, idx);
+			break;
+		case ACT_COUNT_ST_HIT:
+			o->st_l1hit = x->in_l1;
+			break;
+		case ACT_COUNT_ST_MISS:
+			o->st_l1hit = false;
+			break;
+		case ACT_PF_BUDDY:
+			o->pf_event = EV_PF_LOAD;
+			break;
+		case ACT_PF_BUDDY_RFO:
+			o->pf_event = EV_PF_STORE;
+			break;
+		default:
+			g_assert_not_reached();
+		}
+	}
+	return true;
+}
+
+/* Give the requester its next state and keep the directory's owner in step. */
+static void apply_next_own(struct mem *m, const struct req *rq, uint32_t idx, int own,
+			   int next_own, const struct exec *x, struct outcome *o)
+{
+	struct dline *dl = &m->dir.line[idx];
+
+	if (x->write) {
+		/* A store ends every other copy's epoch; LLC copies are stale from now on. */
+		dl->version++;
+		dl->llc_valid = 0;
+	}
+	if (next_own == MESI_I)
+		return;
+	if (own == MESI_I) {
+		struct cway *slot = l2_slot(m, rq->core, rq->la, rq->now);
+
+		dl = &m->dir.line[idx];
+		hier_install(&m->core[rq->core], slot, rq->la, idx, next_own, dl->version,
+			     rq->prefetch, 0);
+		o->filled = true;
+	} else {
+		hier_set(&m->core[rq->core], rq->la, next_own, &dl->version);
+	}
+	dir_add_sharer(&m->dir, idx, rq->core);
+	if (next_own == MESI_E || next_own == MESI_M) {
+		dl->owner = rq->core;
+		dl->dirty = next_own == MESI_M;
+	}
+}
+
+/* Check mode: the row's promised others state, then the line's invariants. */
+static void check_after(struct mem *m, const struct req *rq, uint32_t idx, int own, int others,
+			const struct proto_row *r, const struct outcome *o)
+{
+	int now_others = mem_others(m, idx, rq->core, r->next_own);
+
+	mem_trail_push(m, rq->now, rq->cpu, rq->la, rq->event, own, others, r->next_own,
+		       r->next_others);
+	if (!o->dropped && now_others != r->next_others)
+		mem_fail(m, rq->now, idx, "row %s/%s/%s left others in %s (expected %s)",
+			 mesi_names[own], mesi_names[others], proto_event_names[rq->event],
+			 mesi_names[now_others], mesi_names[r->next_others]);
+	mem_check_line(m, idx, rq->now);
+}
+
+static const struct proto_row *find_row(struct mem *m, const struct req *rq, uint32_t idx,
+					int own, int others)
+{
+	const struct prefetch_params *pf = &m->mc->pf;
+	unsigned v = proto_variant(pf->buddy_modified == PF_BUDDY_DROP,
+				   pf->store_buddy == PF_STORE_RFO);
+	const struct proto_row *r = proto_lookup(&m->pix, own, others, rq->event, v);
+
+	if (!r)
+		mem_fail(m, rq->now, idx, "no protocol row for own=%s others=%s event=%s (%s)",
+			 mesi_names[own], mesi_names[others], proto_event_names[rq->event],
+			 proto_impossible_reason(own, others, rq->event) ?: "missing row");
+	return r;
+}
+
+void mem_request(struct mem *m, const struct req *rq, struct outcome *out)
+{
+	struct hier *h = &m->core[rq->core];
+	bool demand = !rq->prefetch && rq->event != EV_EVICT;
+	struct cway *w2 = pcache_lookup(&h->l2, rq->la);
+	struct exec x = {.in_l1 = demand && pcache_lookup(&h->l1, rq->la), .pf = w2 && w2->pf,
+			 .ready_at = w2 ? w2->ready_at : 0};
+	uint32_t idx = w2 ? w2->line : mem_line_index(m, rq->la);
+	int own = w2 ? w2->state : MESI_I, others = mem_others(m, idx, rq->core, own);
+	const struct proto_row *r = find_row(m, rq, idx, own, others);
+
+	memset(out, 0, sizeof(*out));
+	out->line = idx;
+	out->pf_event = EV_COUNT;
+	if (!r) {
+		out->done = rq->now;
+		return;
+	}
+	if (exec_actions(m, rq, r, idx, &x, out))
+		apply_next_own(m, rq, idx, own, r->next_own, &x, out);
+	if (demand && own != MESI_I && r->next_own != MESI_I)
+		hier_touch(h, rq->la);
+	out->done = tm_charge(m->mc, &m->dir.line[idx], rq->now, x.lat, x.home, x.c2c);
+	if (own != MESI_I)
+		/* The copy was there, but maybe not its data: the one race with an earlier fill. */
+		out->done = tm_ready(out->done, x.ready_at);
+	else if (out->filled)
+		hier_set_ready(h, rq->la, out->done);
+	if (x.write && mem_watched(m, idx) && m->on_write)
+		m->on_write(m->on_write_data, idx, out->done);
+	if (m->check)
+		check_after(m, rq, idx, own, others, r, out);
+	assert(out->done >= rq->now);
+}
