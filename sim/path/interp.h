@@ -51,6 +51,7 @@
 #ifndef C2C_INTERP_H
 #define C2C_INTERP_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -124,6 +125,9 @@ struct counterstat {
 };
 
 struct world {
+	/* Set when a signal asks the run to stop (scenario/runwatch.h), or NULL: a call that
+	 * runs long stops at its next instruction, not at its end. */
+	const volatile sig_atomic_t *stop;
 	const struct program *prog;
 	struct mem *mem;
 	const struct machine *mc;
@@ -214,10 +218,10 @@ void interp_call(struct ptask *t, uint32_t path, const int64_t *args, simtime_t 
  * stopped (world_stopped()). */
 simtime_t interp_run(struct ptask *t, simtime_t now);
 
-/* world_stopped - did an invariant violation or a model error stop the run? */
+/* world_stopped - did an invariant violation, a model error or a signal stop the run? */
 static inline bool world_stopped(const struct world *w)
 {
-	return w->mem->failed || w->model_err.set;
+	return w->mem->failed || w->model_err.set || (w->stop && *w->stop);
 }
 
 /* samples_percentile - the @pct-th percentile (0-100) of @s (sorts it). */

@@ -253,10 +253,14 @@ struct run_result *run_variant(const struct scenario *sc, uint32_t vi, bool chec
 		sim.world = r->world = g_new0(struct world, 1);
 		world_init(sim.world, v->prog, sim.mem, &v->mc, &v->ents, v->lock_kind,
 			   PERCPU_BASE + PERCPU_QNODE, WORK_BASE);
+		sim.world->stop = runwatch_flag();
 		sim.world->wake = wake_thread;
 		sim.world->wake_data = &sim;
 		sim.world->cpu_shared = sim.cpu_shared;
-		sim.world->end_time = v->end_time;
+		/* `work` and delays stop at the end time; without one, just past the simulated
+		 * time limit, where the run then stops as a limit (no call runs unbounded). */
+		sim.world->end_time = v->end_time ? v->end_time
+				    : sim.max_time < SIMTIME_MAX ? sim.max_time + 1 : 0;
 	}
 	for (uint32_t a = 0; a < v->nr_actors; a++)
 		nr_threads += v->actors[a].nr_cpus;
@@ -282,6 +286,8 @@ struct run_result *run_variant(const struct scenario *sc, uint32_t vi, bool chec
 			break;
 		}
 	}
+	/* A signal that stopped a call (world.stop) may have emptied the queue before a poll. */
+	r->interrupted |= runwatch_signal() != 0;
 	r->events = sim.q->dispatched;
 	r->sim_time = r->interrupted ? evq_now(sim.q)
 		    : sim.cut && v->end_time > sim.end ? v->end_time : sim.end;

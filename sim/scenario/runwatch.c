@@ -109,3 +109,8 @@ bool runwatch_poll(const char *variant, simtime_t now, simtime_t end, uint64_t e
 		progress(variant, now, end, events);
 	return false;
 }
+
+const volatile sig_atomic_t *runwatch_flag(void)
+{
+	return &stop_signo;
+}

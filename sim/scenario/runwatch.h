@@ -24,6 +24,7 @@
 #ifndef C2C_RUNWATCH_H
 #define C2C_RUNWATCH_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -47,6 +48,10 @@ int runwatch_end(void);
 
 /* runwatch_signal - the signal that asked to stop so far, or 0. */
 int runwatch_signal(void);
+
+/* runwatch_flag - where the signal is kept (non-zero once one arrived): the interpreter reads
+ * it between instructions (world.stop), so a long path call stops too. */
+const volatile sig_atomic_t *runwatch_flag(void);
 
 /* runwatch_poll - called by the run loop: @variant reached simulated time @now (of @end; 0:
  * no end time) after @events events.  Return: true when the run must stop (a signal came). */

@@ -87,6 +87,36 @@ static void interrupt_run(int signo, const char *signame)
 	su_rm_rf(tmp);
 }
 
+/* A signal stops a path call that would run for hours (10^15 bytes of `work`, no end time,
+ * no time limit) within a second too: the interpreter reads the flag between instructions. */
+START_TEST(interrupt_stops_a_long_call)
+{
+	g_autofree char *tmp = su_tmpdir(), *out = g_build_filename(tmp, "res", NULL);
+	g_autofree char *scen = tu_src_path("sim/tests/data/hostile/model.yaml");
+	g_autofree char *sum = NULL;
+	const char *args[] = {"run", scen, "--quiet", "--out", out, "--max-time-us",
+			      "18446744073709551615", "--set", "actors[0].loop[0].call=work", "--set",
+			      "actors[0].loop[0].args=[root, 1000000000000000]", "--set",
+			      "end={iterations: 1}", NULL};
+	int fo = open_out(tmp, "stdout"), fe = open_out(tmp, "stderr"), wait;
+	pid_t pid = start(args, fo, fe);
+	double t0;
+
+	close(fo);
+	close(fe);
+	g_usleep((gulong)(SIGNAL_AFTER_S * G_USEC_PER_SEC));
+	ck_assert_int_eq(kill(pid, SIGINT), 0);
+	t0 = su_seconds();
+	ck_assert_int_eq(waitpid(pid, &wait, 0), pid);
+	ck_assert_msg(su_seconds() - t0 < 1.0, "stopped %.2f s after the signal",
+		      su_seconds() - t0);
+	ck_assert_int_eq(su_status(wait), 130);
+	sum = su_slurp(out, "summary.yaml");
+	ck_assert_msg(strstr(sum, "\ncomplete: false\n"), "%s", sum);
+	su_rm_rf(tmp);
+}
+END_TEST
+
 START_TEST(interrupt_sigint_writes_incomplete)
 {
 	interrupt_run(SIGINT, "SIGINT");
@@ -164,6 +194,7 @@ static Suite *interrupt_suite(void)
 	tcase_add_test(tc, interrupt_sigint_writes_incomplete);
 	tcase_add_test(tc, interrupt_sigterm_writes_incomplete);
 	tcase_add_test(tc, interrupt_progress_on_terminal);
+	tcase_add_test(tc, interrupt_stops_a_long_call);
 	suite_add_tcase(s, tc);
 	return s;
 }
