@@ -1,5 +1,6 @@
 /* csv.c - RFC 4180 fields and tables; see csv.h. */
 #include "report/csv.h"
+#include "core/infile.h"
 
 #include <glib.h>
 #include <string.h>
@@ -101,16 +102,16 @@ static char **take_row(GPtrArray *fields)
 struct csv *csv_load(const char *path, struct c2c_err *err)
 {
 	g_autofree char *text = NULL;
-	gsize len = 0;
-	g_autoptr(GError) gerr = NULL;
+	size_t len = 0;
+	char why[INFILE_WHY_MAX];
 	struct csv_rd r = {.path = path, .line = 1, .col = 1};
 	GPtrArray *rows = g_ptr_array_new();
 	struct csv *c = g_new0(struct csv, 1);
 	bool ok = true;
 
-	if (!g_file_get_contents(path, &text, &len, &gerr)) {
-		err_set(err, (struct c2c_mark){path, 1, 1}, "cannot open: %s (expected a readable "
-			"CSV file)", gerr->message);
+	if (!infile_read(path, INFILE_MAX_TRACE, &text, &len, why)) {
+		err_set(err, (struct c2c_mark){path, 1, 1}, "%s (expected a regular CSV file of at "
+			"most %zu MiB)", why, INFILE_MIB(INFILE_MAX_TRACE));
 		g_ptr_array_free(rows, TRUE);
 		g_free(c);
 		return NULL;

@@ -1,5 +1,6 @@
 /* metrics.c - the metrics of a parsed summary.yaml, and verdicts; see metrics.h. */
 #include "report/metrics.h"
+#include "core/infile.h"
 
 #include <glib.h>
 #include <math.h>
@@ -140,13 +141,14 @@ bool msummary_load(struct msummary *s, const char *name, const char *text, size_
 bool msummary_load_file(struct msummary *s, const char *path, struct c2c_err *err)
 {
 	g_autofree char *text = NULL;
-	g_autoptr(GError) gerr = NULL;
+	char why[INFILE_WHY_MAX];
 	size_t len;
 
 	*s = (struct msummary){0};
-	if (!g_file_get_contents(path, &text, &len, &gerr)) {
-		err_setf(err, "%s:1:1: cannot read: %s (expected a results directory's "
-			 "summary.yaml)", path, gerr->message);
+	/* A results directory can come from anywhere (a branch's baselines): no FIFO, no giant. */
+	if (!infile_read(path, INFILE_MAX_YAML, &text, &len, why)) {
+		err_setf(err, "%s:1:1: %s (expected a results directory's summary.yaml, a regular "
+			 "file of at most %zu MiB)", path, why, INFILE_MIB(INFILE_MAX_YAML));
 		return false;
 	}
 	return msummary_load(s, path, text, len, err);

@@ -144,7 +144,8 @@ START_TEST(compare_runs)
 	cmd_free(&c);
 	c2csim(&c, missing);
 	ck_assert_int_eq(c.status, 2);
-	ck_assert_msg(g_regex_match_simple("^[^\\n]+/n:1:1: cannot read: [^\\n]+\\n$",
+	ck_assert_msg(g_regex_match_simple("^[^\\n]+/n:1:1: cannot open: [^\\n]+ \\(expected a results "
+					   "directory's summary.yaml, a regular file of at most 16 MiB\\)\\n$",
 					   c.err, 0, 0), "%s", c.err);
 	cmd_free(&c);
 	rm_rf(tmp);
