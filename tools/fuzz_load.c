@@ -208,9 +208,9 @@ static void eval_expr(const uint8_t *data, size_t size, struct c2c_err *err)
 	struct expr *e = expr_compile(text, (struct c2c_mark){"input", 1, 1}, resolve, NULL,
 				      names, err);
 
-	if (e)
-		enum expr_fault fault = EXPR_OK;
+	enum expr_fault fault = EXPR_OK;
 
+	if (e)
 		(void)expr_eval(e, locals, builtins, &fault); /* a fault is a value, not a finding */
 	else if (!err->msg[0])
 		abort();
