@@ -306,12 +306,19 @@ static void print_trace_events(FILE *f, const struct run_result *r, const uint64
 	for (int k = 0; k < LS_COUNT; k++) {
 		int cnt = lat_count(k);
 
-		fprintf(f, "  %-20s : %14" PRIu64 "  %s", lstat_info[k].key, tot[k],
-			lstat_info[k].desc);
-		if (cnt >= 0)
-			fprintf(f, " (avg %" PRIu64 " cycles)",
-				avg_cycles(tot[k], tot[cnt], r->mc));
-		fputc('\n', f);
+		if (cnt < 0) {
+			fprintf(f, "  %-20s : %14" PRIu64 "  %s\n", lstat_info[k].key, tot[k],
+				lstat_info[k].desc);
+			continue;
+		}
+		/* The report speaks ns, rounded (and cycles, as perf c2c does); the registry's key
+		 * and summary.yaml keep the exact ps. */
+		char key[32];
+		size_t n = strlen(lstat_info[k].key);
+
+		snprintf(key, sizeof(key), "%.*s_ns", (int)(n > 3 ? n - 3 : n), lstat_info[k].key);
+		fprintf(f, "  %-20s : %14" PRIu64 "  %s, ns (avg %" PRIu64 " cycles)\n", key,
+			(tot[k] + 500) / 1000, lstat_info[k].desc, avg_cycles(tot[k], tot[cnt], r->mc));
 	}
 	fputc('\n', f);
 }
