@@ -164,21 +164,7 @@ uint64_t tu_sum(const struct mem *m, int lstat)
 
 void tu_c2csim(struct tu_cmd *c, const char *const *args)
 {
-	const char *bin = getenv("C2CSIM_BIN");
-	GPtrArray *argv = g_ptr_array_new();
-	g_autofree char *src = tu_src_path(".");
-	g_autoptr(GError) gerr = NULL;
-	int wait;
-
-	ck_assert_msg(bin != NULL, "C2CSIM_BIN is not set (run the tests with meson test)");
-	g_ptr_array_add(argv, (char *)bin);
-	for (; *args; args++)
-		g_ptr_array_add(argv, (char *)*args);
-	g_ptr_array_add(argv, NULL);
-	ck_assert_msg(g_spawn_sync(src, (char **)argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
-				   &c->out, &c->err, &wait, &gerr), "%s", gerr ? gerr->message : "");
-	c->status = WIFEXITED(wait) ? WEXITSTATUS(wait) : 128;
-	g_ptr_array_free(argv, TRUE);
+	tu_spawn_c2csim(args, &c->status, &c->out, &c->err);
 }
 
 void tu_cmd_free(struct tu_cmd *c)
