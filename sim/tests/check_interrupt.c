@@ -48,14 +48,10 @@ static int open_out(const char *dir, const char *name)
 	return fd;
 }
 
-/* Run slow-variants.yaml, send @signo after SIGNAL_AFTER_S, and check what it left. */
-static void interrupt_run(int signo, const char *signame)
+/* Run c2csim with @args (stdout and stderr into @tmp), send @signo after SIGNAL_AFTER_S and
+ * check that it stops within a second with exit status 128 + @signo. */
+static void signal_run(const char *const *args, const char *tmp, int signo)
 {
-	g_autofree char *tmp = su_tmpdir(), *out = g_build_filename(tmp, "res", NULL);
-	g_autofree char *scen = tu_src_path("sim/tests/data/hostile/slow-variants.yaml");
-	g_autofree char *sum = NULL, *rep = NULL, *so = NULL, *se = NULL, *first = NULL;
-	g_autofree char *want_err = g_strdup_printf("c2csim: incomplete results in %s\n", out);
-	const char *args[] = {"run", scen, "--out", out, NULL};
 	int fo = open_out(tmp, "stdout"), fe = open_out(tmp, "stderr"), wait;
 	pid_t pid = start(args, fo, fe);
 	double t0;
@@ -69,6 +65,17 @@ static void interrupt_run(int signo, const char *signame)
 	ck_assert_msg(su_seconds() - t0 < 1.0, "stopped %.2f s after the signal",
 		      su_seconds() - t0);
 	ck_assert_int_eq(su_status(wait), 128 + signo);
+}
+
+/* Run slow-variants.yaml, send @signo after SIGNAL_AFTER_S, and check what it left. */
+static void interrupt_run(int signo, const char *signame)
+{
+	g_autofree char *tmp = su_tmpdir(), *out = g_build_filename(tmp, "res", NULL);
+	g_autofree char *scen = tu_src_path("sim/tests/data/hostile/slow-variants.yaml");
+	g_autofree char *sum = NULL, *rep = NULL, *so = NULL, *se = NULL, *first = NULL;
+	g_autofree char *want_err = g_strdup_printf("c2csim: incomplete results in %s\n", out);
+	const char *args[] = {"run", scen, "--out", out, NULL};
+	signal_run(args, tmp, signo);
 
 	sum = su_slurp(out, "summary.yaml");
 	ck_assert_msg(strstr(sum, "\ncomplete: false\nvariants:\n  first:\n    complete: false\n"),
@@ -98,19 +105,7 @@ START_TEST(interrupt_stops_a_long_call)
 			      "18446744073709551615", "--set", "actors[0].loop[0].call=work", "--set",
 			      "actors[0].loop[0].args=[root, 1000000000000000]", "--set",
 			      "end={iterations: 1}", NULL};
-	int fo = open_out(tmp, "stdout"), fe = open_out(tmp, "stderr"), wait;
-	pid_t pid = start(args, fo, fe);
-	double t0;
-
-	close(fo);
-	close(fe);
-	g_usleep((gulong)(SIGNAL_AFTER_S * G_USEC_PER_SEC));
-	ck_assert_int_eq(kill(pid, SIGINT), 0);
-	t0 = su_seconds();
-	ck_assert_int_eq(waitpid(pid, &wait, 0), pid);
-	ck_assert_msg(su_seconds() - t0 < 1.0, "stopped %.2f s after the signal",
-		      su_seconds() - t0);
-	ck_assert_int_eq(su_status(wait), 130);
+	signal_run(args, tmp, SIGINT);
 	sum = su_slurp(out, "summary.yaml");
 	ck_assert_msg(strstr(sum, "\ncomplete: false\n"), "%s", sum);
 	su_rm_rf(tmp);
