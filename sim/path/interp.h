@@ -91,7 +91,7 @@ struct entities {
 	uint32_t nr_base;
 	uint64_t *global_base;  /* per global object and node: [g * nodes + n] */
 	struct ent_init *init;  /* written into memory by world_init, in order */
-	uint32_t nr_init;
+	uint32_t nr_init, cap_init;
 	struct _GHashTable *by_addr; /* address a link points at -> entity id + 1 */
 };
 

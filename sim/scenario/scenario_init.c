@@ -20,9 +20,14 @@ static uint64_t ent_base(const struct loader *ld, uint32_t e, uint16_t o, int n)
 			(uint32_t)(k->obj[o].per_node ? n : 0)];
 }
 
+/* Seed 000 writes a quarter of a million values: the list grows geometrically, since a
+ * realloc that cannot extend in place (ASan's never does) copies the whole list. */
 static void add_init(struct entities *es, uint64_t addr, uint32_t size, uint64_t value)
 {
-	es->init = g_renew(struct ent_init, es->init, es->nr_init + 1);
+	if (es->nr_init == es->cap_init) {
+		es->cap_init = es->cap_init ? 2 * es->cap_init : 64;
+		es->init = g_renew(struct ent_init, es->init, es->cap_init);
+	}
 	es->init[es->nr_init++] = (struct ent_init){addr, size, value};
 }
 

@@ -108,13 +108,13 @@ struct yt_node *yt_copy(const struct yt_node *node)
 	n->quoted = node->quoted;
 	n->len = node->len;
 	if (node->kind == YT_MAP) {
-		n->pairs = g_new(struct yt_pair, node->len);
+		n->pairs = g_new(struct yt_pair, yt_cap(node->len));
 		for (i = 0; i < node->len; i++) {
 			n->pairs[i].key = yt_copy(node->pairs[i].key);
 			n->pairs[i].val = yt_copy(node->pairs[i].val);
 		}
 	} else if (node->kind == YT_SEQ) {
-		n->items = g_new(struct yt_node *, node->len);
+		n->items = g_new(struct yt_node *, yt_cap(node->len));
 		for (i = 0; i < node->len; i++)
 			n->items[i] = yt_copy(node->items[i]);
 	}

@@ -8,10 +8,11 @@
 
 /* ---- Overrides ------------------------------------------------------------------- */
 
-/* Append one pair; used outside the parser, where maps are small and appends are rare. */
+/* Append one pair, growing the storage geometrically (yt_cap). */
 static void map_append(struct yt_node *map, struct yt_node *key, struct yt_node *val)
 {
-	map->pairs = g_renew(struct yt_pair, map->pairs, map->len + 1);
+	if (map->len == yt_cap(map->len))
+		map->pairs = g_renew(struct yt_pair, map->pairs, yt_cap(map->len + 1));
 	map->pairs[map->len].key = key;
 	map->pairs[map->len].val = val;
 	map->len++;

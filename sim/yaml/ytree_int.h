@@ -31,4 +31,18 @@ bool yt_need_kind(const struct yt_node *n, enum yt_kind kind, const char *what,
 void yt_err_unknown(struct c2c_err *err, struct c2c_mark at, const char *what,
 		    const char *noun, const char *word, const char *const *names);
 
+/* yt_cap - the storage a map's pairs or a sequence's items have for @len entries: none for
+ * none, else the next power of two of at least 4 (what the parser's doubling leaves), so an
+ * append outside the parser grows geometrically and 40,000 `set:` keys cost linear time. */
+static inline size_t yt_cap(size_t len)
+{
+	size_t c = 4;
+
+	if (!len)
+		return 0;
+	while (c < len)
+		c *= 2;
+	return c;
+}
+
 #endif
