@@ -117,6 +117,7 @@ struct mem {
 	bool failed;
 	bool limit_reached;     /* failed because a resource limit was reached, not a violation */
 	const struct c2c_limits *lim; /* the run's resource limits (core/limits.h), NULL: none */
+	uint64_t nr_checks;     /* mem_check_access calls, for its sampled full scans */
 	char fail_msg[2048];
 	struct mem_trail trail[MEM_TRAIL];
 	uint64_t nr_trail;
@@ -183,6 +184,11 @@ uint32_t mem_line(const struct mem *m, uint64_t addr);
 /* mem_check_line - run the SWMR and data-value checks on one line.  Return: false with
  * mem->failed and fail_msg set.  (mem_check.c) */
 bool mem_check_line(struct mem *m, uint32_t idx, simtime_t now);
+
+/* mem_check_access - the check after a transition: mem_check_line on the cores the directory
+ * lists, and on every core each MEM_CHECK_ALL_EVERY-th call.  (mem_check.c) */
+#define MEM_CHECK_ALL_EVERY 64
+bool mem_check_access(struct mem *m, uint32_t idx, simtime_t now);
 
 /* mem_fail - stop the run with a message followed by the recent transitions. (mem_check.c) */
 void mem_fail(struct mem *m, simtime_t now, uint32_t idx, const char *fmt, ...)

@@ -303,7 +303,7 @@ static void check_after(struct mem *m, const struct req *rq, uint32_t idx, int o
 		mem_fail(m, rq->now, idx, "row %s/%s/%s left others in %s (expected %s)",
 			 mesi_names[own], mesi_names[others], proto_event_names[rq->event],
 			 mesi_names[now_others], mesi_names[r->next_others]);
-	mem_check_line(m, idx, rq->now);
+	mem_check_access(m, idx, rq->now);
 }
 
 static const struct proto_row *find_row(struct mem *m, const struct req *rq, uint32_t idx,
