@@ -6,6 +6,8 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include "yaml/ytree.h"
+
 void gp_quote(GString *s, const char *text)
 {
 	g_string_append_c(s, '\'');
@@ -98,6 +100,21 @@ static bool run_gnuplot(const struct plot_set *ps, const char *gnuplot, struct c
 	return true;
 }
 
+/* The file name of the scenario @dir's sweep.yaml sweeps, or NULL (a merge of points has
+ * no sweep.yaml; a damaged one only loses the title). */
+static char *swept_scenario(const char *dir)
+{
+	g_autofree char *path = g_build_filename(dir, "sweep.yaml", NULL);
+	struct c2c_err ignored = {0};
+	struct yt_node *root = g_file_test(path, G_FILE_TEST_EXISTS) ?
+				       yt_load_file(path, &ignored) : NULL;
+	const struct yt_node *sc = root && root->kind == YT_MAP ? yt_get(root, "scenario") : NULL;
+	char *name = sc && sc->kind == YT_SCALAR ? g_path_get_basename(sc->str) : NULL;
+
+	yt_free(root);
+	return name;
+}
+
 /* The pictures of a results directory, or of a sweep when @dir has sweep.csv. */
 static bool draw_all(struct plot_set *ps, const char *dir, struct c2c_err *err)
 {
@@ -107,8 +124,9 @@ static bool draw_all(struct plot_set *ps, const char *dir, struct c2c_err *err)
 
 	if (g_file_test(sweep_csv, G_FILE_TEST_EXISTS)) {
 		struct csv *c = csv_load(sweep_csv, err);
+		g_autofree char *scenario = swept_scenario(dir);
 
-		ok = c && plot_sweep(ps, c, err);
+		ok = c && plot_sweep(ps, c, scenario, err);
 		csv_free(c);
 		return ok;
 	}

@@ -142,6 +142,8 @@ bool plot_hitm_lines(struct plot_set *ps, const struct presults *pr, struct c2c_
 bool plot_pareto(struct plot_set *ps, const struct presults *pr, struct c2c_err *err);
 bool plot_layout(struct plot_set *ps, const struct presults *pr, struct c2c_err *err);
 bool plot_locks(struct plot_set *ps, const struct presults *pr, struct c2c_err *err);
-bool plot_sweep(struct plot_set *ps, const struct csv *sweep, struct c2c_err *err);
+/* @scenario: the swept scenario's file name for the title (NULL: unknown, e.g. a merge). */
+bool plot_sweep(struct plot_set *ps, const struct csv *sweep, const char *scenario,
+		struct c2c_err *err);
 
 #endif

@@ -94,7 +94,8 @@ static void sweep_panel(GString *data, GString *body, const struct csv *c, int c
 	g_string_free(plot, TRUE);
 }
 
-bool plot_sweep(struct plot_set *ps, const struct csv *c, struct c2c_err *err)
+bool plot_sweep(struct plot_set *ps, const struct csv *c, const char *scenario,
+		struct c2c_err *err)
 {
 	int cpoint = csv_col(c, "point"), cvar = csv_col(c, "variant");
 	int ccomplete = csv_col(c, "complete"), ax = cvar > cpoint + 1 ? cpoint + 1 : -1;
@@ -121,8 +122,12 @@ bool plot_sweep(struct plot_set *ps, const struct csv *c, struct c2c_err *err)
 	for (size_t i = 0; i < G_N_ELEMENTS(fixed_panels); i++)
 		panels += csv_col(c, fixed_panels[i].col) >= 0;
 	panels += ccomplete >= 0 ? (int)c->ncol - ccomplete - 1 : 0;
-	g_string_append_printf(body, "set multiplot layout %d,2 title 'Sweep'\nset grid\nset key "
-			       "top left font ',8'\nset yrange [0:*]\nset xlabel ", (panels + 1) / 2);
+	g_autofree char *title = g_strconcat("Sweep", scenario ? " of " : "", scenario, NULL);
+
+	g_string_append_printf(body, "set multiplot layout %d,2 title ", (panels + 1) / 2);
+	gp_quote(body, title);
+	g_string_append(body, "\nset grid\nset key top left font ',8'\nset yrange [0:*]\n"
+			"set xlabel ");
 	gp_quote(body, xlabel);
 	g_string_append_printf(body, "\n%s%s%s", tics->len ? "set xtics (" : "", tics->str,
 			       tics->len ? ")\n" : "");

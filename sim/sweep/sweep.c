@@ -293,7 +293,7 @@ static int finish_sweep(const struct sweep_opts *o, const char *dir, uint32_t to
 	g_autofree char *gnuplot = g_find_program_in_path("gnuplot");
 	const char *dirs[] = {dir};
 	struct c2c_err err = {0};
-	int n = sweep_merge(dirs, 1, csv, &err);
+	int n = sweep_merge(dirs, 1, csv, NULL, &err);
 
 	if (n < 0) {
 		fprintf(stderr, "%s\n", err.msg);

@@ -13,8 +13,9 @@
  *   sweep.yaml           the grid, canonical (absolute scenario path): `c2csim sweep
  *                        DIR/sweep.yaml --out DIR` reruns or resumes it anywhere
  *   points/NNNN/         point NNNN's results directory (output.h), plus
- *   points/NNNN/point.yaml   `point: N` and `axes: {KEY: VALUE, ...}`, written last and
- *                        atomically: a point is finished exactly when this file exists
+ *   points/NNNN/point.yaml   `point: N`, `of: POINTS` (the grid's size) and `axes: {KEY:
+ *                        VALUE, ...}`, written last and atomically: a point is finished
+ *                        exactly when this file exists
  *   points/NNNN.log      a worker's stdout and stderr, kept only when the point failed
  *   sweep.csv            the merge (below); plots/ the sweep curves (plot.h)
  *
@@ -101,9 +102,12 @@ bool sweep_point_finish(const struct sweep_grid *g, uint32_t point, const char *
 bool sweep_point_done(const char *pdir);
 
 /* sweep_merge - merge the points found in @dirs (sweep or point directories) into
- * @csv_path, written atomically.  Return: the number of points merged, or -1 with @err set
- * (no point, a point twice, points of different axes, a bad summary.yaml). */
-int sweep_merge(const char *const *dirs, uint32_t nr, const char *csv_path, struct c2c_err *err);
+ * @csv_path, written atomically.  @missing (may be NULL) gets the numbers of the grid's
+ * points that were not found ("2, 5, 7"; empty when none or the grid size is unknown).
+ * Return: the number of points merged, or -1 with @err set (no point, a point twice, points
+ * of different axes, a bad summary.yaml). */
+int sweep_merge(const char *const *dirs, uint32_t nr, const char *csv_path, GString *missing,
+		struct c2c_err *err);
 
 /* sweep_emit - write the job list (@slurm false: one command line per point for GNU parallel)
  * or the Slurm array script (@slurm true) for the sweep in @dir to @path.  Return: false

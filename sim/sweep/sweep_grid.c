@@ -252,7 +252,7 @@ bool sweep_point_finish(const struct sweep_grid *g, uint32_t point, const char *
 	FILE *f = open_memstream(&text, &len);
 	bool ok;
 
-	fprintf(f, "point: %u\naxes:\n", point);
+	fprintf(f, "point: %u\nof: %u\naxes:\n", point, g->nr_points);
 	for (guint i = 0; i < g->axes->len; i++) {
 		fputs("  ", f);
 		quoted(f, g_array_index(g->axes, struct sweep_axis, i).key);

@@ -37,6 +37,7 @@ static const struct {
 struct mpoint {
 	uint32_t index;
 	char *dir;
+	uint32_t of;          /* the grid's number of points (0: not recorded) */
 	struct yt_node *point, *summary;
 };
 
@@ -75,6 +76,11 @@ static bool add_point(GArray *pts, const char *pdir, struct c2c_err *err)
 		return false;
 	}
 	m.index = (uint32_t)idx;
+	if ((n = yt_get(m.point, "of")) && !yt_int(n, "of", 1, SWEEP_MAX_POINTS, &idx, err)) {
+		mpoint_clear(&m);
+		return false;
+	}
+	m.of = n ? (uint32_t)idx : 0;
 	m.dir = g_strdup(pdir);
 	g_array_append_val(pts, m);
 	return true;
@@ -267,7 +273,22 @@ static bool write_csv(const GArray *pts, const char *csv_path, struct c2c_err *e
 	return ok;
 }
 
-int sweep_merge(const char *const *dirs, uint32_t nr, const char *csv_path, struct c2c_err *err)
+/* The grid's points not in @pts (sorted), as "2, 5, 7", when the points say the grid size. */
+static void list_missing(const GArray *pts, GString *missing)
+{
+	uint32_t of = g_array_index(pts, struct mpoint, 0).of, p = 0;
+
+	for (guint i = 0; i <= pts->len && p < of; p++) {
+		if (i < pts->len && g_array_index(pts, struct mpoint, i).index == p) {
+			i++;
+			continue;
+		}
+		g_string_append_printf(missing, "%s%u", missing->len ? ", " : "", p);
+	}
+}
+
+int sweep_merge(const char *const *dirs, uint32_t nr, const char *csv_path, GString *missing,
+		struct c2c_err *err)
 {
 	GArray *pts = g_array_new(FALSE, TRUE, sizeof(struct mpoint));
 	bool ok = true;
@@ -283,6 +304,8 @@ int sweep_merge(const char *const *dirs, uint32_t nr, const char *csv_path, stru
 	if (ok) {
 		g_array_sort(pts, mpoint_cmp);
 		ok = check_points(pts, err) && write_csv(pts, csv_path, err);
+		if (ok && missing)
+			list_missing(pts, missing);
 	}
 	n = ok ? (int)pts->len : -1;
 	g_array_free(pts, TRUE);
@@ -304,6 +327,7 @@ int merge_main(int argc, char **argv)
 	g_autoptr(GError) gerr = NULL;
 	g_autofree char *csv = NULL;
 	struct c2c_err err = {0};
+	GString *missing;
 	int n;
 
 	g_option_context_add_main_entries(ctx, entries, NULL);
@@ -322,11 +346,15 @@ int merge_main(int argc, char **argv)
 		fprintf(stderr, "c2csim merge: cannot create %s: %s\n", out, g_strerror(errno));
 		return 2;
 	}
-	n = sweep_merge((const char *const *)dirs, g_strv_length(dirs), csv, &err);
-	if (n < 0) {
+	missing = g_string_new(NULL);
+	n = sweep_merge((const char *const *)dirs, g_strv_length(dirs), csv, missing, &err);
+	if (n < 0)
 		fprintf(stderr, "%s\n", err.msg);
-		return 2;
-	}
-	fprintf(stderr, "c2csim: %d points merged into %s\n", n, csv);
-	return 0;
+	else if (missing->len) /* a partial table is still written: a sweep may be running */
+		fprintf(stderr, "c2csim: %d points merged into %s; missing: %s (not finished, "
+			"failed, or in a directory not given)\n", n, csv, missing->str);
+	else
+		fprintf(stderr, "c2csim: %d points merged into %s\n", n, csv);
+	g_string_free(missing, TRUE);
+	return n < 0 ? 2 : 0;
 }

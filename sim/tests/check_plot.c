@@ -171,6 +171,15 @@ START_TEST(plot_sweep_csv)
 	gp = sh_file(dir, "plots/sweep.gp");
 	ck_assert_msg(strstr(gp, "set xlabel 'threads'") && strstr(gp, "set title 'speedup'"),
 		      "%s", gp);
+	/* The title names the swept scenario, whose file name is input like any other. */
+	ck_assert_msg(strstr(gp, "title 'Sweep'"), "%s", gp);
+	g_free(out);
+	g_free(gp);
+	sh_put(dir, "sweep.yaml", "scenario: \"/x/it's-`touch PWNED9`.yaml\"\naxes: {}\n");
+	ck_assert_msg(sh_run(cmd, &out) == 0, "%s", out);
+	ck_assert_msg(!strstr(out, "PWNED"), "a name was executed: %s", out);
+	gp = sh_file(dir, "plots/sweep.gp");
+	ck_assert_msg(strstr(gp, "Sweep of it"), "%s", gp);
 	sh_rm(dir);
 }
 END_TEST
