@@ -254,8 +254,9 @@ static void cell_ratio(GString *out, const struct show_item *it, const struct sh
 	char b[48];
 	bool measured = r->status == SHOW_HOLDS || r->status == SHOW_FAILS;
 
-	cell(out, measured && it->pub_num && it->pub != 0 && isfinite(r->value)
-			  ? metric_fmt(b, sizeof(b), r->value / it->pub) : "–");
+	if (measured && it->pub_num && it->pub != 0 && isfinite(r->value))
+		g_snprintf(b, sizeof(b), "%.2f", r->value / it->pub);
+	cell(out, measured && it->pub_num && it->pub != 0 && isfinite(r->value) ? b : "–");
 }
 
 void show_tables(const struct show_doc *docs, uint32_t nr, GString *table, GString *gaps)
