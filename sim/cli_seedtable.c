@@ -187,7 +187,7 @@ static int seedtable_go(const struct seedtable_args *a, int argc, char **argv,
 			n++;
 			goto out;
 		}
-		docs[n] = (struct show_doc){d[n].seed, d[n].s.scenario, &d[n].ss, d[n].res};
+		docs[n] = (struct show_doc){d[n].seed, &d[n].ss, d[n].res};
 		disagree += seed_doc_disagreements(&d[n]);
 	}
 	show_tables(docs, (uint32_t)n, table, gaps);

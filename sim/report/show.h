@@ -103,7 +103,6 @@ bool show_agrees(const struct show_item *it, const struct show_result *res);
 /* One scenario's items judged on its summary, as the tables list them. */
 struct show_doc {
 	const char *seed;           /* the table's first column (the scenario name's first word) */
-	const char *file;           /* the scenario file */
 	const struct show_set *ss;
 	const struct show_result *res; /* ss->nr of them */
 };

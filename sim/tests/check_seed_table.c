@@ -156,7 +156,7 @@ START_TEST(show_table_rows)
 	ck_assert(msummary_load(&s, "s.yaml", summary, sizeof(summary) - 1, &err));
 	for (uint32_t i = 0; i < ss.nr; i++)
 		show_eval(&ss.v[i], &s, &r[i]);
-	doc = (struct show_doc){"007", "t.yaml", &ss, r};
+	doc = (struct show_doc){"007", &ss, r};
 	show_tables(&doc, 1, table, gaps);
 	ck_assert_msg(strstr(table->str, "| 007 | gain | +50.0% | +66.7% | 1.33 | same sign, "
 			     "within 2× | yes |\n"), "%s", table->str);
