@@ -92,8 +92,8 @@ static bool hl_id_ok(const char *id)
 static bool hl_load_one(const struct yt_node *item, const char *what, struct hl_def *d,
 			struct c2c_err *err)
 {
-	static const char *const keys[] = {"id", "name", "metric", "published", "vs", "show", "object",
-					   "struct", "line", "member", "site", "caller",
+	static const char *const keys[] = {"id", "name", "metric", "published", "vs", "show",
+					   "object", "struct", "line", "member", "site", "caller",
 					   "actor", "path", "lock", "counter", NULL};
 	const struct yt_node *k;
 	int m;
