@@ -121,7 +121,8 @@ static char *replace_block(const char *text, const char *name, const char *begin
 	const char *b = strstr(text, begin), *e = b ? strstr(b, end) : NULL;
 
 	if (!b || !e || strstr(b + 1, begin) || strstr(e + 1, end)) {
-		err_setf(err, "%s: expected one '%.*s' line and, after it, one '%s' line", name,
+		err_setf(err, "%s:1:1: no seed tables (expected one '%.*s' line and, after it, one "
+			 "'%s' line)", name,
 			 (int)strlen(begin) - 1, begin, end);
 		return NULL;
 	}
@@ -137,7 +138,8 @@ static bool readme_with(const char *path, const GString *table, const GString *g
 	g_autofree char *mid = NULL;
 
 	if (!g_file_get_contents(path, old, NULL, &ge)) {
-		err_setf(err, "%s: %s", path, ge->message);
+		err_setf(err, "%s:1:1: %s (expected the README with the seed tables)", path,
+			 ge->message);
 		return false;
 	}
 	mid = replace_block(*old, path, TABLE_BEGIN, TABLE_END, table->str, err);

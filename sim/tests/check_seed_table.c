@@ -232,8 +232,8 @@ START_TEST(cli_write_check)
 	cmd_free(&c);
 	ck_assert(g_file_set_contents(readme, "no markers\n", -1, NULL));
 	c2csim(&c, ck);
-	ck_assert_msg(c.status == 2 && strstr(c.err, "expected one '<!-- seed-table begin -->' "
-					      "line"), "exit %d: %s", c.status, c.err);
+	ck_assert_msg(c.status == 2 && strstr(c.err, "README.md:1:1: no seed tables (expected "
+					      "one '<!-- seed-table begin -->' line"), "exit %d: %s", c.status, c.err);
 	cmd_free(&c);
 	rm_rf(tmp);
 }
