@@ -18,6 +18,7 @@ extern const struct cli_cmd cli_protocol_cmd; /* cli.c */
 extern const struct cli_cmd cli_layout_cmd;   /* layout_cmd.c */
 extern const struct cli_cmd cli_compare_cmd;  /* cli_compare.c */
 extern const struct cli_cmd cli_check_cmd;    /* cli_compare.c */
+extern const struct cli_cmd cli_seedtable_cmd; /* cli_seedtable.c */
 extern const struct cli_cmd cli_plot_cmd;     /* cli_sweep.c */
 extern const struct cli_cmd cli_sweep_cmd;    /* cli_sweep.c */
 extern const struct cli_cmd cli_merge_cmd;    /* cli_sweep.c */

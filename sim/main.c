@@ -24,6 +24,7 @@ static const struct cli_cmd *const commands[] = {
 	&cli_run_cmd,
 	&cli_check_cmd,
 	&cli_compare_cmd,
+	&cli_seedtable_cmd,
 	&cli_layout_cmd,
 	&cli_plot_cmd,
 	&cli_sweep_cmd,

@@ -250,6 +250,22 @@ void expect_set_free(struct expect_set *es)
 	*es = (struct expect_set){0};
 }
 
+bool expect_value(const char *text, const struct msummary *s, const struct hl_set *hs,
+		  double *out, bool *missing, char *why, size_t n)
+{
+	struct xp x = {.p = text, .s = s, .hs = hs};
+
+	*out = xp_expr(&x);
+	xp_space(&x);
+	if (!x.failed && *x.p)
+		xp_fail(&x, false, "'%s' after the expression (expected the end)", x.p);
+	if (missing)
+		*missing = x.missing;
+	if (x.failed)
+		g_strlcpy(why, x.why, n);
+	return !x.failed;
+}
+
 void expect_eval(const struct expectation *e, const struct msummary *s,
 		 struct expect_result *res)
 {

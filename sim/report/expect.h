@@ -67,6 +67,15 @@ bool expect_load(const struct scenario *sc, const struct hl_set *hs, struct expe
 		 struct c2c_err *err);
 void expect_set_free(struct expect_set *es);
 
+/*
+ * expect_value - the value of @text, an expression of the grammar above (expr, no relation),
+ * on the metrics of @s; with @s NULL only its syntax and metric names (against @hs) are
+ * checked.  Return: true with *@out, or false with the problem in @why (size @n) and
+ * *@missing (may be NULL) true when a variant or metric it names is not in @s.
+ */
+bool expect_value(const char *text, const struct msummary *s, const struct hl_set *hs,
+		  double *out, bool *missing, char *why, size_t n);
+
 /* expect_eval - evaluate @e on the metrics of @s.  Can't fail. */
 void expect_eval(const struct expectation *e, const struct msummary *s,
 		 struct expect_result *res);

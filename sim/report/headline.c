@@ -7,6 +7,7 @@
 
 #include "path/interp.h"
 #include "report/report.h"
+#include "report/show.h"
 
 static const char *const HLF_ROWS[] = {"object", "struct", "line", "member", "site", "caller",
 				     NULL};
@@ -57,7 +58,8 @@ static bool hl_filter(const struct yt_node *item, const char *key, const char **
 static bool hl_check_filters(const struct yt_node *item, const char *what, enum hl_metric m,
 			     struct c2c_err *err)
 {
-	static const char *const plain[] = {"id", "name", "metric", "published", "vs", NULL};
+	static const char *const plain[] = {"id", "name", "metric", "published", "vs", "show",
+					    NULL};
 	const struct hl_info *in = &hl_info[m];
 
 	for (size_t i = 0; i < item->len; i++) {
@@ -90,8 +92,8 @@ static bool hl_id_ok(const char *id)
 static bool hl_load_one(const struct yt_node *item, const char *what, struct hl_def *d,
 			struct c2c_err *err)
 {
-	static const char *const keys[] = {"id", "name", "metric", "published", "vs", "object",
-					   "struct", "line", "member", "site", "caller",
+	static const char *const keys[] = {"id", "name", "metric", "published", "vs", "show",
+					   "object", "struct", "line", "member", "site", "caller",
 					   "actor", "path", "lock", "counter", NULL};
 	const struct yt_node *k;
 	int m;
@@ -133,6 +135,13 @@ bool hl_load(const struct scenario *sc, struct hl_set *hs, struct c2c_err *err)
 {
 	const struct yt_node *seq = sc->nr_variants ? yt_get(sc->v[0].tree, "headline") : NULL;
 
+	return hl_load_seq(seq, hs, err);
+}
+
+bool hl_load_seq(const struct yt_node *seq, struct hl_set *hs, struct c2c_err *err)
+{
+	struct show_set ss;
+
 	*hs = (struct hl_set){0};
 	if (!seq)
 		return true;
@@ -152,6 +161,10 @@ bool hl_load(const struct scenario *sc, struct hl_set *hs, struct c2c_err *err)
 			}
 		hs->nr++;
 	}
+	/* The Show items (show.h) are checked with the metrics they name. */
+	if (!show_load(seq, hs, &ss, err))
+		goto fail;
+	show_set_free(&ss);
 	return true;
 fail:
 	hl_set_free(hs);

@@ -17,6 +17,7 @@
  *                                              # or a string ("~2350")
  *       vs: before                        # the variant this metric's verdicts compare
  *                                         # with (default: the report's baseline)
+ *       show: [...]                       # published figures judged on it (show.h)
  *
  *   metric         value                                unit   per_op     filters
  *   hitm           demand HITMs (local + remote)        HITMs  per iter.  object struct line
@@ -107,6 +108,8 @@ struct hl_set {
  * into the scenario's tree: free it with hl_set_free() before the scenario.
  */
 bool hl_load(const struct scenario *sc, struct hl_set *hs, struct c2c_err *err);
+/* The same from a `headline:` list @seq (NULL: none), e.g. read from a scenario file alone. */
+bool hl_load_seq(const struct yt_node *seq, struct hl_set *hs, struct c2c_err *err);
 void hl_set_free(struct hl_set *hs);
 
 /* The published figure of @d for @variant (a scalar node), or NULL. */

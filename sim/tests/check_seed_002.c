@@ -23,7 +23,7 @@
  *  - anon gain positive and below half the shmem gain at 20 threads (published +3% vs +20%);
  *  - prefetcher (and pair granule) off: |after/before - 1| < 1/4 of the gain with it on;
  *  - the 20-thread gain exceeding the 80-thread one (published 20% vs 11%) is NOT reproduced:
- *    it is a known gap, asserted as published by check_seed_gaps.c (an expected failure);
+ *    it is a known gap, a Show item of the replay judged by check_seed_gaps.c;
  *  - pointer-pair is at least as fast as after (one load fewer) and has the same line-0 HITMs;
  *  - pad (the thread's padding experiment): line 0's HITMs go, the lru_lock line's grow, and
  *    it is slower than the patch.
@@ -206,7 +206,7 @@ START_TEST(seed002_replay)
 	 * other way (+20% vs +9% in the shipped 1000/2000 us runs, +16% vs +12% here): its
 	 * 80-thread run lacks the cap the real one hit (after scales 2.3x from 20 threads, the
 	 * published 1.55x), so lru_lock is a larger share and the patch gains more.  The order
-	 * is a known gap (scenarios/seeds/README.md), asserted as published in check_seed_gaps.c. */
+	 * is a known gap (scenarios/seeds/README.md), a Show item judged by check_seed_gaps.c. */
 	struct seed_run b80 = run_seed("before", S80), a80 = run_seed("after", S80);
 	double gain80 = a80.per_s / b80.per_s - 1;
 
