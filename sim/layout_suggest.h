@@ -44,8 +44,9 @@ struct suggest_opts {
 	const char *scenario;
 	const char *strct;     /* --struct */
 	const char *variant;   /* --variant (default: the first) */
-	const char *compare;   /* --compare VARIANT: also run it and say how close the best is */
-	const char *metric;    /* throughput (default) | hitm */
+	const char *const *compare; /* --compare V (repeatable, NULL-terminated, or NULL): run
+				    * them and say how close the best layout gets to each */
+	const char *metric;    /* throughput (default) | hitm | a headline metric (index, id, name) */
 	const char *out;       /* -o BEST.yaml */
 	bool keep_size;
 	uint64_t max_size;     /* 0: no limit */
