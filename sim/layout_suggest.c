@@ -51,6 +51,12 @@ bool cand_better(const struct search *s, const struct cand *a, const struct cand
 	return ((const struct metric *)s->keys->pdata[s->obj])->higher_better ? x > y : x < y;
 }
 
+/* What a tracked metric is called: a headline metric's name, or "throughput". */
+static const char *name_of(const struct metric *k)
+{
+	return strcmp(k->key, "ops_per_sec") ? k->name : "throughput";
+}
+
 /* A metric's number as the report shows it: per 1000 iterations when it has per_op. */
 static const char *shown(char *buf, size_t n, const struct search *s, const struct cand *c,
 			 uint32_t key)
@@ -227,7 +233,7 @@ static void print_verdicts(const struct search *s, const struct cand *ref, const
 			continue;
 		vd = verdict_of(&a, &b, SUGGEST_SAME_PCT, &pct);
 		verdict_text(v, sizeof(v), vd, pct);
-		printf("    %s%s: %s %s, this layout %s: %s\n", a.name, k == s->obj ? " (optimised)"
+		printf("    %s%s: %s %s, this layout %s: %s\n", name_of(&a), k == s->obj ? " (optimised)"
 		       : "", what, shown(x, sizeof(x), s, ref, k), shown(y, sizeof(y), s, c, k), v);
 	}
 }
@@ -258,16 +264,20 @@ static bool compare(struct search *s, const struct cand *best)
 		c[i] = g_new0(struct cand, 1), ledits_init(&c[i]->e);
 	ok = suggest_run(s, c, n, s->o->compare);
 	for (uint32_t i = 0; ok && i < n; i++) {
-		double t = cand_norm(s, today, s->obj), v = cand_norm(s, c[i], s->obj);
+		double t = cand_norm(s, today, s->obj), v = cand_norm(s, c[i], s->obj), pct;
+		struct metric a = metric_of(s, c[i], s->obj), b = metric_of(s, best, s->obj);
+		enum verdict vd = verdict_of(&a, &b, SUGGEST_SAME_PCT, &pct);
 		char buf[96];
 
-		printf("\nvariant %s: %s; the best layout is %s it%s", s->o->compare[i],
-		       shown(buf, sizeof(buf), s, c[i], s->obj),
-		       cand_better(s, best, c[i]) ? "better than" : cand_better(s, c[i], best)
-		       ? "worse than" : "as good as", v != t ? "" : "\n");
-		if (v != t)
-			printf(", and gets %.1f%% of the way from today's to it\n",
+		printf("\nvariant %s: %s; the best layout is %s it", s->o->compare[i],
+		       shown(buf, sizeof(buf), s, c[i], s->obj), vd == VERDICT_BETTER ? "better than"
+		       : vd == VERDICT_WORSE ? "worse than" : "as good as");
+		if (cand_better(s, c[i], today))
+			printf(" and gets %.1f%% of the way from today's layout to it",
 			       100.0 * (cand_norm(s, best, s->obj) - t) / (v - t));
+		else
+			printf(" (the variant is not better than today's layout)");
+		printf("\n");
 		print_verdicts(s, c[i], best, "the variant");
 	}
 	for (uint32_t i = 0; i < n; i++)
@@ -296,7 +306,7 @@ static void print_head(const struct search *s)
 	char buf[96];
 
 	printf("layout suggest: struct %s in %s, variant %s; metric %s (%s, %s is better); "
-	       "budget %u runs\n", s->o->strct, s->o->scenario, s->v->name, k->name,
+	       "budget %u runs\n", s->o->strct, s->o->scenario, s->v->name, name_of(k),
 	       k->unit, k->higher_better ? "higher" : "lower", s->o->budget);
 	printf("today's layout: %s; members by line traffic:",
 	       shown(buf, sizeof(buf), s, s->ran->pdata[0], s->obj));
@@ -316,9 +326,11 @@ static int suggest(struct search *s)
 	s->size_limit = s->o->keep_size ? s->today->size : s->o->max_size;
 	print_head(s);
 	best = search(s, &failed);
-	if (failed || (s->o->compare && !compare(s, best)))
+	if (failed)
 		return 1;
 	report(s);
+	if (s->o->compare && !compare(s, best))
+		return 1;
 	if (s->o->out && !layout_write_file(best->l ? best->l : s->today, s->o->out, s->err))
 		return 2;
 	return 0;
