@@ -526,7 +526,8 @@ static int cmd_diff(const struct lopts *o, struct c2c_err *err)
 
 static int cmd_suggest(const struct lopts *o, struct c2c_err *err)
 {
-	struct suggest_opts so = {.strct = o->structs, .variant = o->variant, .compare = (const char *const *)o->compare,
+	struct suggest_opts so = {.strct = o->structs, .variant = o->variant,
+				  .compare = (const char *const *)o->compare,
 				  .metric = o->metric, .out = o->out, .keep_size = o->keep_size,
 				  .max_size = o->max_size > 0 ? (uint64_t)o->max_size : 0,
 				  .budget = o->budget ? (uint32_t)o->budget : 200,
