@@ -103,7 +103,7 @@ static bool baseline(struct search *s)
 	struct cand *c;
 	bool ok;
 
-	if (!suggest_overrides(s, s->o->scenario) ||
+	if (!suggest_check_compare(s) || !suggest_overrides(s, s->o->scenario) ||
 	    !(s->sc = scenario_load_only(s->o->scenario, s->ov, s->nr_ov, false, 0,
 					 s->o->variant ? only : NULL, NULL, s->err)))
 		return false;

@@ -6,6 +6,7 @@
 
 #include "layout_suggest_int.h"
 #include "report/headline.h"
+#include "report/outdir.h"
 #include "sweep/sweep.h"
 
 /* The headline metric `--metric hitm` adds: demand HITMs on the lines of the struct's
@@ -39,6 +40,30 @@ bool suggest_overrides(struct search *s, const char *path)
 	s->ov[0] = (struct override){"headline", s->ov_text};
 	s->nr_ov = 1;
 	return true;
+}
+
+bool suggest_check_compare(const struct search *s)
+{
+	struct yt_node *root = s->o->compare ? yt_load_file(s->o->scenario, s->err) : NULL;
+	const struct yt_node *vs = yt_get(root, "variants");
+	bool ok = !s->o->compare || root;
+
+	for (const char *const *c = s->o->compare; c && *c; c++) {
+		bool found = false;
+
+		for (size_t i = 0; vs && vs->kind == YT_SEQ && i < vs->len && !found; i++) {
+			const struct yt_node *n = yt_get(vs->items[i], "name");
+
+			found = n && n->kind == YT_SCALAR && !strcmp(n->str, *c);
+		}
+		if (ok && !found) {
+			err_setf(s->err, "layout suggest: --compare %s: no such variant in %s "
+				 "(expected one of its variants)", *c, s->o->scenario);
+			ok = false;
+		}
+	}
+	yt_free(root);
+	return ok;
 }
 
 /* The metric --metric names: throughput, hitm, or a headline metric by id, name or index. */
@@ -154,6 +179,8 @@ bool suggest_run(struct search *s, struct cand **c, uint32_t n, const char *cons
 		suggest_read_metrics(s, &sum, variants ? variants[i] : s->v->name, c[i]);
 		msummary_free(&sum);
 	}
+	if (ok) /* a failed batch stays for its logs */
+		outdir_rm_tree(dir);
 	sweep_grid_free(g);
 	return ok;
 }

@@ -66,11 +66,11 @@ static void add_row(const struct run_result *r, const struct orow *o, uint32_t r
 		rd[w] |= o->c[OS_LOADS] ? cpus[w] : 0;
 		wr[w] |= o->c[OS_STORES] ? cpus[w] : 0;
 	}
-	if (o->c[OS_LOADS] && !o->c[OS_STORES]) {
+	if (o->c[OS_LOADS] || o->c[OS_STORES]) {
 		char *fn = site_fn(r, o->site);
 
 		if (fn)
-			add_fn(p->read_by, fn);
+			add_fn(o->c[OS_STORES] ? p->written_by : p->read_by, fn);
 	}
 }
 
@@ -121,8 +121,10 @@ bool suggest_profile(struct search *s, const struct run_result *r)
 	const struct orow *rows = stats_orows(r->mem);
 
 	s->prof = g_new0(struct mprof, l->nr);
-	for (uint32_t m = 0; m < l->nr; m++)
+	for (uint32_t m = 0; m < l->nr; m++) {
 		s->prof[m].read_by = g_ptr_array_new_with_free_func(g_free);
+		s->prof[m].written_by = g_ptr_array_new_with_free_func(g_free);
+	}
 	for (uint32_t line = 0; line < stats_nr_lines(r->mem); line++) {
 		uint64_t base = stats_line_addr(r->mem, line);
 
@@ -146,15 +148,26 @@ bool suggest_profile(struct search *s, const struct run_result *r)
 		p->read_mostly = p->loads && p->stores * SUGGEST_READ_MOSTLY <= p->loads;
 		p->hot_write = p->stores && !p->read_mostly && p->heat;
 		g_ptr_array_sort(p->read_by, by_str);
+		g_ptr_array_sort(p->written_by, by_str);
 	}
 	return true;
 }
 
 void suggest_profile_free(struct search *s)
 {
-	for (uint32_t m = 0; s->prof && m < s->today->nr; m++)
+	for (uint32_t m = 0; s->prof && m < s->today->nr; m++) {
 		g_ptr_array_free(s->prof[m].read_by, TRUE);
+		g_ptr_array_free(s->prof[m].written_by, TRUE);
+	}
 	g_free(s->prof);
+}
+
+/* @what and the first three of @fns, if any. */
+static void print_fns(const char *what, const GPtrArray *fns)
+{
+	for (guint i = 0; i < fns->len && i < 3; i++)
+		printf("%s%s", i ? ", " : what, (char *)fns->pdata[i]);
+	printf("%s", fns->len > 3 ? ", ..." : "");
 }
 
 void suggest_print_profile(const struct search *s)
@@ -171,9 +184,9 @@ void suggest_print_profile(const struct search *s)
 		       p->read_mostly ? "read-mostly" : p->hot_write ? "hot write" : "written",
 		       p->loads, p->nr_readers, p->stores, p->nr_writers, p->rmw ? " (RMW)" : "",
 		       p->hitm, p->heat);
-		for (guint i = 0; i < p->read_by->len && i < 3; i++)
-			printf("%s%s", i ? ", " : "; read by ", (char *)p->read_by->pdata[i]);
-		printf("%s\n", p->read_by->len > 3 ? ", ..." : "");
+		print_fns("; read by ", p->read_by);
+		print_fns("; written by ", p->written_by);
+		printf("\n");
 	}
 }
 

@@ -41,6 +41,7 @@ struct mprof {
 	uint64_t heat;          /* coherence traffic of the lines it sits on */
 	uint32_t nr_readers, nr_writers;   /* CPUs */
 	GPtrArray *read_by;     /* functions whose loads read it (sorted, unique, owned) */
+	GPtrArray *written_by;  /* functions whose stores write it (the same) */
 	bool read_mostly, hot_write;
 };
 
@@ -89,6 +90,8 @@ bool suggest_metrics(struct search *s);
 /* The override the `hitm` metric needs (a headline metric of the struct's HITMs), or none:
  * set before any run.  Return: false with s->err set. */
 bool suggest_overrides(struct search *s, const char *path);
+/* Is every --compare a variant of the scenario?  Return: false with s->err set. */
+bool suggest_check_compare(const struct search *s);
 /* Fill @c's metrics from the summary @sum, variant @variant. */
 void suggest_read_metrics(const struct search *s, const struct msummary *sum,
 			  const char *variant, struct cand *c);

@@ -209,6 +209,12 @@ START_TEST(suggest_bad_input)
 	ck_assert_int_eq(c.status, 2);
 	ck_assert_ptr_nonnull(strstr(c.err, "expected SCENARIO --struct S"));
 	cmd_free(&c);
+	c2csim(&c, (const char *[]){"layout", "suggest", HOT, "--struct", "hot_cold", "--compare",
+				    "after", NULL});
+	ck_assert_int_eq(c.status, 2);
+	ck_assert_ptr_nonnull(strstr(c.err, "--compare after: no such variant"));
+	ck_assert_str_eq(c.out, "");
+	cmd_free(&c);
 	c2csim(&c, (const char *[]){"layout", "suggest", HOT, "--struct", "no_such", NULL});
 	ck_assert_int_eq(c.status, 2);
 	ck_assert_ptr_nonnull(strstr(c.err, "no layout for struct no_such"));
