@@ -49,7 +49,7 @@ bool suggest_check_compare(const struct search *s)
 	bool ok = !s->o->compare || root;
 
 	for (const char *const *c = s->o->compare; c && *c; c++) {
-		bool found = false;
+		bool found = !vs && !strcmp(*c, "default"); /* a scenario without variants */
 
 		for (size_t i = 0; vs && vs->kind == YT_SEQ && i < vs->len && !found; i++) {
 			const struct yt_node *n = yt_get(vs->items[i], "name");
