@@ -52,7 +52,7 @@ struct lopts {
 	char *structs;        /* import -C STRUCT[,STRUCT...] */
 	char *placement_arg;
 	gboolean pair, recursive, as_patch, keep_size;
-	char *variant, *compare, *metric;  /* suggest */
+	char *variant, *metric, **compare; /* suggest */
 	gint budget, jobs, max_size;
 	uint64_t placement;
 	bool placement_set;
@@ -119,13 +119,14 @@ static GOptionEntry suggest_opts[] = {
 	{"struct", 0, 0, G_OPTION_ARG_STRING, NULL, "the struct to lay out", "S"},
 	{"variant", 0, 0, G_OPTION_ARG_STRING, NULL, "the variant with today's layout "
 	 "(default: the first)", "V"},
-	{"metric", 0, 0, G_OPTION_ARG_STRING, NULL, "throughput (default) or hitm", "M"},
+	{"metric", 0, 0, G_OPTION_ARG_STRING, NULL, "throughput (default), hitm, or a headline "
+	 "metric of the scenario (its index, id or name)", "M"},
 	{"keep-size", 0, 0, G_OPTION_ARG_NONE, NULL, "no layout larger than today's", NULL},
 	{"max-size", 0, 0, G_OPTION_ARG_INT, NULL, "no layout larger than N bytes", "N"},
 	{"budget", 0, 0, G_OPTION_ARG_INT, NULL, "runs at most (default 200)", "RUNS"},
 	{"jobs", 'j', 0, G_OPTION_ARG_INT, NULL, "runs at a time (default 1)", "N"},
-	{"compare", 0, 0, G_OPTION_ARG_STRING, NULL, "also run this variant and say how "
-	 "close the best layout gets to it", "V"},
+	{"compare", 0, 0, G_OPTION_ARG_STRING_ARRAY, NULL, "also run this variant and say how "
+	 "close the best layout gets to it (repeatable)", "V"},
 	E_OUT("write the best layout here"), E_END};
 
 /* The options of @cmd, pointing into @o; NULL for an unknown command. */
@@ -525,7 +526,8 @@ static int cmd_diff(const struct lopts *o, struct c2c_err *err)
 
 static int cmd_suggest(const struct lopts *o, struct c2c_err *err)
 {
-	struct suggest_opts so = {.strct = o->structs, .variant = o->variant, .compare = o->compare,
+	struct suggest_opts so = {.strct = o->structs, .variant = o->variant,
+				  .compare = (const char *const *)o->compare,
 				  .metric = o->metric, .out = o->out, .keep_size = o->keep_size,
 				  .max_size = o->max_size > 0 ? (uint64_t)o->max_size : 0,
 				  .budget = o->budget ? (uint32_t)o->budget : 200,
@@ -556,8 +558,9 @@ static const char layout_usage[] =
 	"  edit FILE|STRUCT [--move X:after:Y] [--swap X:Y] [--pad X:N] [--align X:N]\n"
 	"       [--group G:A,B[:aligned]] [-o NEW.yaml | --as-patch]\n"
 	"                                         reorder/pad/align/group, offsets recomputed\n"
-	"  suggest SCENARIO --struct S [--variant V] [--metric throughput|hitm] [--keep-size]\n"
-	"       [--max-size N] [--budget RUNS] [-j N] [--compare V] [-o BEST.yaml]\n"
+	"  suggest SCENARIO --struct S [--variant V] [--metric throughput|hitm|HEADLINE]\n"
+	"       [--keep-size | --max-size N] [--budget RUNS] [-j N] [--compare V]...\n"
+	"       [-o BEST.yaml]\n"
 	"                                         search layouts of S by running the scenario\n"
 	"  --layouts DIR                         where STRUCT names and embedded structs are\n"
 	"                                         looked up, after a FILE's own directory\n"
@@ -607,7 +610,7 @@ static int cli_layout(const struct cli_cmd *cmd, const char *prog, int argc, cha
 	g_free(o.structs);
 	g_free(o.placement_arg);
 	g_free(o.variant);
-	g_free(o.compare);
+	g_strfreev(o.compare);
 	g_free(o.metric);
 	return status;
 }

@@ -151,7 +151,7 @@ struct runner {
 	int jobs, nr_running;
 	uint32_t done, total, started, failed_point;
 	int failed_status;  /* the failed worker's exit status (2: bad input) */
-	bool failed, tty;
+	bool failed, tty, verbose; /* tty: a progress bar; verbose: else a line per point */
 	gint64 t0;
 };
 
@@ -197,7 +197,7 @@ static void reap(struct runner *r, int k, int status, struct c2c_err *err)
 	    sweep_point_finish(r->g, point, pdir, err)) {
 		unlink(log);
 		r->done++;
-		if (!r->tty)
+		if (!r->tty && r->verbose)
 			fprintf(stderr, "c2csim sweep: point %u done (%u/%u)\n", point, r->done,
 				r->total);
 		return;
@@ -314,7 +314,8 @@ static int finish_sweep(const struct sweep_opts *o, const char *dir, uint32_t to
 	return 0;
 }
 
-static int report_failure(const struct runner *r)
+/* The failure of r->failed_point into @err: the last line of its log.  Return: the status. */
+static int report_failure(const struct runner *r, struct c2c_err *err)
 {
 	g_autofree char *log = log_path(r->dir, r->failed_point);
 	g_autofree char *text = NULL;
@@ -324,54 +325,70 @@ static int report_failure(const struct runner *r)
 	last = text ? g_strstrip(text) : NULL;
 	if (last && strrchr(last, '\n'))
 		last = strrchr(last, '\n') + 1;
-	fprintf(stderr, "c2csim sweep: point %u failed: %s (log: %s)\n", r->failed_point,
-		last && *last ? last : "no output", log);
+	err_setf(err, "c2csim sweep: point %u failed: %s (log: %s)", r->failed_point,
+		 last && *last ? last : "no output", log);
 	return r->failed_status == 2 ? 2 : 1;
 }
 
-/* Run every unfinished point of @g in @dir (all of them, or only @o->point). */
-static int run_sweep(const struct sweep_opts *o, const struct sweep_grid *g, const char *dir)
+/* Run every unfinished point of @g in @dir (all of them, or only @point >= 0) on @jobs
+ * workers (0: one per CPU).  Return: 0, or 1, 2, 130 with @err set. */
+static int run_points(const struct sweep_grid *g, const char *dir, int jobs, int point,
+		      bool verbose, struct c2c_err *err)
 {
 	g_autofree char *exe = self_exe();
 	struct runner r = {.g = g, .dir = dir, .exe = exe,
-			   .total = o->point >= 0 ? 1 : g->nr_points,
-			   .jobs = o->jobs > 0 ? o->jobs : (int)g_get_num_processors(),
-			   .tty = isatty(STDERR_FILENO) && o->point < 0,
-			   .t0 = g_get_monotonic_time()};
-	struct c2c_err err = {0};
-	int status;
+			   .total = point >= 0 ? 1 : g->nr_points,
+			   .jobs = jobs > 0 ? jobs : (int)g_get_num_processors(),
+			   .tty = verbose && isatty(STDERR_FILENO) && point < 0,
+			   .verbose = verbose, .t0 = g_get_monotonic_time()};
+	int status = 0;
 
 	r.pending = g_array_new(FALSE, FALSE, sizeof(uint32_t));
 	for (uint32_t p = 0; p < g->nr_points; p++) {
 		g_autofree char *pdir = sweep_point_dir(dir, p);
 
-		if (o->point >= 0 && (uint32_t)o->point != p)
+		if (point >= 0 && (uint32_t)point != p)
 			continue;
 		if (sweep_point_done(pdir))
 			r.done++;
 		else
 			g_array_append_val(r.pending, p);
 	}
-	if (r.done && o->point < 0)
+	if (r.done && point < 0 && verbose)
 		fprintf(stderr, "c2csim sweep: resuming %s: %u of %u points already done\n", dir,
 			r.done, r.total);
 	r.w = g_new0(struct worker, r.jobs);
 	catch_signals();
-	run_pending(&r, &err);
-	if (err.set)
-		fprintf(stderr, "%s\n", err.msg);
+	run_pending(&r, err);
 	if (interrupted) {
-		fprintf(stderr, "c2csim sweep: interrupted; %u of %u points done (rerun the same "
-			"command to finish)\n", r.done, r.total);
+		err_setf(err, "c2csim sweep: interrupted; %u of %u points done (rerun the same "
+			 "command to finish)", r.done, r.total);
 		status = 130;
 	} else if (r.failed) {
-		status = err.set ? 2 : report_failure(&r);
-	} else {
-		status = o->point >= 0 ? 0 : finish_sweep(o, dir, r.total);
+		status = err->set ? 2 : report_failure(&r, err);
 	}
 	g_array_free(r.pending, TRUE);
 	g_free(r.w);
 	return status;
+}
+
+int sweep_run_points(const struct sweep_grid *g, const char *dir, int jobs, bool verbose,
+		     struct c2c_err *err)
+{
+	return prepare_dir(g, dir, true, err) ? run_points(g, dir, jobs, -1, verbose, err) : 2;
+}
+
+/* Run the points of the command line, then merge (unless it ran only --point N). */
+static int run_sweep(const struct sweep_opts *o, const struct sweep_grid *g, const char *dir)
+{
+	struct c2c_err err = {0};
+	int status = run_points(g, dir, o->jobs, o->point, true, &err);
+
+	if (status) {
+		fprintf(stderr, "%s\n", err.msg);
+		return status;
+	}
+	return o->point >= 0 ? 0 : finish_sweep(o, dir, g->nr_points);
 }
 
 /* The default sweep directory: results/sweep-<scenario file name without .yaml>. */

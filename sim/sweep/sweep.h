@@ -64,6 +64,14 @@ int sweep_main(int argc, char **argv);
 /* merge_main - `c2csim merge [--out DIR] DIR...`.  Return: 0 or 2. */
 int merge_main(int argc, char **argv);
 
+/* sweep_run_points - make @dir a sweep directory of @g (or resume the one it is) and run its
+ * unfinished points on @jobs local workers (0: one per CPU), without merging them; progress
+ * on stderr when @verbose.  Workers are this program (`c2csim run`), so a point is what `c2csim
+ * sweep` would make of it.  Return: 0; 1 (a point failed), 2 (bad input or a directory that
+ * cannot be written), 130 (interrupted), each with @err set. */
+int sweep_run_points(const struct sweep_grid *g, const char *dir, int jobs, bool verbose,
+		     struct c2c_err *err);
+
 /* sweep_grid_load - the grid of the sweep file @path.  Return: NULL with @err set. */
 struct sweep_grid *sweep_grid_load(const char *path, struct c2c_err *err);
 
