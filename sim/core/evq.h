@@ -9,6 +9,7 @@
 #ifndef C2C_EVQ_H
 #define C2C_EVQ_H
 
+#include <assert.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -43,6 +44,16 @@ void evq_push(struct evq *q, simtime_t time, ev_fn fn, void *data, uint64_t arg)
 
 /* evq_pop - remove the first event into @ev.  Return: false when the queue is empty. */
 bool evq_pop(struct evq *q, struct event *ev);
+
+/* evq_dispatch_direct - account an event at @time that was never pushed because it comes
+ * before every queued one (run-ahead, scenario/run.c): it becomes the current time and
+ * counts as dispatched, exactly as if it had been pushed and popped.  Can't fail. */
+static inline void evq_dispatch_direct(struct evq *q, simtime_t time)
+{
+	assert(!q->len || time < q->heap[0].time);
+	q->now = time;
+	q->dispatched++;
+}
 
 /* evq_now - the time of the event last popped (the current simulated time). */
 static inline simtime_t evq_now(const struct evq *q)

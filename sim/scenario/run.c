@@ -44,6 +44,9 @@ struct sim {
 	struct c2c_err clock_err; /* set: the clock would pass SIMTIME_MAX (run stopped) */
 	const struct c2c_limits *lim;
 	simtime_t max_time;  /* lim->time_us in ps */
+	bool run_ahead;      /* a step earlier than the whole queue skips it (schedule()) */
+	struct thread *ahead; /* that step's thread, dispatched next (next_event()), or NULL */
+	simtime_t ahead_time;
 };
 
 /* Compute time of @cpu stretched when its core's SMT threads all run (machine parameter);
@@ -96,11 +99,33 @@ static bool clock_passes_max(struct sim *sim, const struct thread *t, simtime_t 
 	return true;
 }
 
-/* Schedule @t's next step at @next, unless the end time cuts it or the clock overflows. */
+/* Schedule @t's next step at @next, unless the end time cuts it or the clock overflows.
+ * Run-ahead: a step strictly earlier than every queued event is the event evq_pop() would
+ * return next, so it is dispatched without the queue (next_event()); at a tie the queued
+ * event goes first, as its earlier push gave it the smaller sequence number.  Nothing else
+ * is pushed after this in a step, so the order of every event stays what the queue gives. */
 static void schedule(struct sim *sim, struct thread *t, simtime_t next)
 {
-	if (!past_end(sim, next) && !clock_passes_max(sim, t, next))
-		evq_push(sim->q, next, thread_step, t, 0);
+	if (past_end(sim, next) || clock_passes_max(sim, t, next))
+		return;
+	if (sim->run_ahead && (!sim->q->len || next < evq_peek_time(sim->q))) {
+		sim->ahead = t;
+		sim->ahead_time = next;
+		return;
+	}
+	evq_push(sim->q, next, thread_step, t, 0);
+}
+
+/* The next event to dispatch: the step run-ahead kept out of the queue, else the queue's
+ * first.  The kept step counts as dispatched, as its event would have (limits, `events`). */
+static bool next_event(struct sim *sim, struct event *ev)
+{
+	if (!sim->ahead)
+		return evq_pop(sim->q, ev);
+	*ev = (struct event){.time = sim->ahead_time, .fn = thread_step, .data = sim->ahead};
+	sim->ahead = NULL;
+	evq_dispatch_direct(sim->q, ev->time);
+	return true;
 }
 
 static void thread_step(struct sim *sim, void *data, uint64_t arg)
@@ -239,7 +264,7 @@ struct run_result *run_variant(const struct scenario *sc, uint32_t vi, bool chec
 	const struct variant *v = &sc->v[vi];
 	struct run_result *r = g_new0(struct run_result, 1);
 	struct sim sim = {.q = evq_new(), .v = v, .lim = &sc->limits,
-			  .max_time = limits_time_ps(&sc->limits)};
+			  .max_time = limits_time_ps(&sc->limits), .run_ahead = !sc->no_run_ahead};
 	uint32_t nr_threads = 0, n = 0;
 	struct thread *th;
 	struct event ev;
@@ -277,7 +302,7 @@ struct run_result *run_variant(const struct scenario *sc, uint32_t vi, bool chec
 	}
 	if (v->warmup)
 		evq_push(sim.q, v->warmup, warmup_done, r, 0);
-	while (!sim_stopped(&sim) && evq_pop(sim.q, &ev) && within_limits(&sim, &ev)) {
+	while (!sim_stopped(&sim) && next_event(&sim, &ev) && within_limits(&sim, &ev)) {
 		ev.fn(&sim, ev.data, ev.arg);
 		/* The host's watch (runwatch.h): a signal stops the run between two events. */
 		if (!(sim.q->dispatched % RUNWATCH_EVENTS) &&
