@@ -20,6 +20,10 @@
 #include "scenario/runwatch.h"
 #include "scenario/scenario.h"
 
+/* Steps back that check_tie() compares: a run of fixed-latency hits makes threads of
+ * different cores agree on several step times in a row. */
+#define RA_HISTORY 16
+
 /* A time past SIMTIME_MAX, for a sum that overflowed; below the interpreter's sentinels. */
 #define TIME_PAST_MAX (UINT64_MAX - 2)
 
@@ -45,6 +49,10 @@ struct thread {
 	uint64_t gen;          /* its queued event's arg; a step run ahead makes it stale */
 	bool pending;          /* its queued step was pushed by a step run ahead */
 	simtime_t pend_time;   /* that step's time (its key in sim->pending) */
+	struct thread *pend_next; /* the next thread queued at pend_time so */
+	uint32_t idx;          /* start order */
+	uint64_t nr_steps;     /* steps run (raw operations) */
+	simtime_t hist[RA_HISTORY]; /* the times of the last ones, a ring */
 };
 
 struct sim {
@@ -121,44 +129,69 @@ static bool clock_passes_max(struct sim *sim, const struct thread *t, simtime_t 
 
 /* The queued steps at one time that steps run ahead pushed (sim->pending). */
 struct pend {
-	simtime_t time;      /* the key */
-	uint32_t nr;
-	simtime_t pusher;    /* the latest time of the steps that would have pushed them */
-	int core;            /* the core of all of them, or -1 */
+	simtime_t time;        /* the key */
+	struct thread *first;  /* their threads, linked by pend_next */
 };
 
-/* A push at @time by a step of @core (-1: none) at @pusher: would the queue have ordered it
- * before a step at the same time that a step run ahead pushed, or can it not tell?  Then
- * run-ahead stops the run (sim->tie) and the variant runs again without it (runahead.h).
- * The threads of one core push in the queue's order (core_schedule), so among them there
- * is nothing to tell. */
-static void check_tie(struct sim *sim, simtime_t time, simtime_t pusher, int core)
+/* The time of @t's @i-th latest step (0: the one running or last run), or SETUP past its
+ * first step, whose event was pushed before the run began. */
+#define SETUP UINT64_MAX
+static simtime_t step_time(const struct thread *t, uint32_t i)
+{
+	return i < t->nr_steps && i < RA_HISTORY ? t->hist[(t->nr_steps - 1 - i) % RA_HISTORY]
+						  : SETUP;
+}
+
+/* Would the queue put the step of @x (pushing now) before the queued step of @r at the same
+ * time, both pushed by steps at the same time?  Each thread's step is pushed by its own
+ * step before (raw operations), so the queue's order is the order of those steps, that is,
+ * of the threads' step times going back, then of their start.  Return: true when @x goes
+ * first or RA_HISTORY steps do not tell. */
+static bool before_pending(const struct thread *x, const struct thread *r)
+{
+	for (uint32_t i = 1; i < RA_HISTORY; i++) {
+		simtime_t a = step_time(x, i), b = step_time(r, i);
+
+		if (a == SETUP || b == SETUP) /* before the first event, in start order */
+			return b != SETUP || (a == SETUP && x->idx < r->idx);
+		if (a != b)
+			return a < b;
+	}
+	return true;
+}
+
+/* A push at @time by @x's step at @pusher (@x NULL: a waker): would the queue have ordered
+ * it before a step at the same time that a step run ahead pushed?  The queue orders by the
+ * pusher's time first (evq.h), so only one pushed by a step at the same time, of another
+ * core, needs telling; if @x goes first, or that cannot be told, run-ahead stops the run
+ * (sim->tie) and the variant runs again without it (runahead.h).  The threads of one core
+ * push in the queue's order (core_schedule): among them there is nothing to tell. */
+static void check_tie(struct sim *sim, const struct thread *x, simtime_t time,
+		      simtime_t pusher)
 {
 	const struct pend *p;
 
-	if (sim->pending && g_hash_table_size(sim->pending) &&
-	    (p = g_hash_table_lookup(sim->pending, &time)) && pusher <= p->pusher &&
-	    (core < 0 || p->core != core))
-		sim->tie = true;
+	if (!sim->pending || !g_hash_table_size(sim->pending) ||
+	    !(p = g_hash_table_lookup(sim->pending, &time)))
+		return;
+	for (const struct thread *r = p->first; r; r = r->pend_next)
+		if (r->pusher == pusher && (!x || r->core_seq != x->core_seq) &&
+		    (!x || before_pending(x, r)))
+			sim->tie = true;
 }
 
-/* @t's queued step at @time, pushed by a step run ahead at @pusher, joins sim->pending. */
-static void pend_add(struct sim *sim, struct thread *t, simtime_t time, simtime_t pusher)
+/* @t's queued step at @time, pushed by a step run ahead, joins sim->pending. */
+static void pend_add(struct sim *sim, struct thread *t, simtime_t time)
 {
-	int core = machine_cpu_core(&sim->v->mc, t->cpu);
 	struct pend *p = g_hash_table_lookup(sim->pending, &time);
 
 	if (!p) {
 		p = g_new0(struct pend, 1);
 		p->time = time;
-		p->core = core;
 		g_hash_table_insert(sim->pending, &p->time, p);
 	}
-	p->nr++;
-	if (pusher > p->pusher)
-		p->pusher = pusher;
-	if (p->core != core)
-		p->core = -1;
+	t->pend_next = p->first;
+	p->first = t;
 	t->pending = true;
 	t->pend_time = time;
 }
@@ -167,12 +200,16 @@ static void pend_add(struct sim *sim, struct thread *t, simtime_t time, simtime_
 static void pend_del(struct sim *sim, struct thread *t)
 {
 	struct pend *p;
+	struct thread **l;
 
 	if (!t->pending)
 		return;
 	t->pending = false;
 	p = g_hash_table_lookup(sim->pending, &t->pend_time);
-	if (!--p->nr)
+	for (l = &p->first; *l != t; l = &(*l)->pend_next)
+		;
+	*l = t->pend_next;
+	if (!p->first)
 		g_hash_table_remove(sim->pending, &t->pend_time);
 }
 
@@ -196,10 +233,11 @@ static void schedule(struct sim *sim, struct thread *t, simtime_t next, simtime_
 		sim->ahead_time = next;
 		return;
 	}
-	check_tie(sim, next, pusher, machine_cpu_core(&sim->v->mc, t->cpu));
-	evq_push(sim->q, next, thread_step, t, t->gen);
+	t->pusher = pusher;
+	check_tie(sim, t, next, pusher);
+	evq_push_from(sim->q, next, pusher, thread_step, t, t->gen);
 	if (pusher > evq_now(sim->q))
-		pend_add(sim, t, next, pusher);
+		pend_add(sim, t, next);
 }
 
 /* May @t's next step, at @next, run now, ahead of queued events (runahead.h)?  Not past the
@@ -254,6 +292,7 @@ static bool thread_op(struct sim *sim, struct thread *t, simtime_t now, simtime_
 	const struct op *op = &t->a->ops[t->pc];
 	simtime_t next, d;
 
+	t->hist[t->nr_steps++ % RA_HISTORY] = now;
 	if (op->kind == OP_CALL) {
 		if (!t->in_call) {
 			interp_call(&t->pt, (uint32_t)op->call, op->args, now);
@@ -408,7 +447,7 @@ static void wake_thread(void *data, void *thread, simtime_t when)
 {
 	struct sim *sim = data;
 
-	check_tie(sim, when, evq_now(sim->q), -1);
+	check_tie(sim, NULL, when, evq_now(sim->q));
 	evq_push(sim->q, when, thread_step, thread, 0);
 }
 
@@ -505,7 +544,8 @@ static struct thread *threads_start(struct sim *sim, struct run_result *r, uint3
 	for (uint32_t a = 0; a < v->nr_actors; a++) {
 		for (uint32_t c = 0; c < v->actors[a].nr_cpus; c++, n++) {
 			th[n] = (struct thread){.a = &v->actors[a], .res = &r->actors[a],
-						.cpu = v->actors[a].cpus[c], .priv = priv[n]};
+						.cpu = v->actors[a].cpus[c], .priv = priv[n],
+						.idx = n};
 			rng_seed(&th[n].rng, v->seed, (uint64_t)a * C2C_MAX_CPUS + (uint64_t)th[n].cpu);
 			if (sim->world)
 				pthread_init(&th[n].pt, sim->world, &th[n], th[n].cpu);
