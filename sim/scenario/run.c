@@ -74,6 +74,7 @@ struct sim {
 	bool warm_pending;   /* the warm-up's end is still queued */
 	uint64_t nr_stale;   /* queued events of steps run ahead (skipped, uncounted) */
 	uint64_t *core_seq;  /* per core: pushes of its threads' steps (thread.lseq) */
+	uint64_t ran_ahead;  /* steps run ahead of queued events */
 };
 
 /* Compute time of @cpu stretched when its core's SMT threads all run (machine parameter);
@@ -260,6 +261,7 @@ static bool run_early(struct sim *sim, struct thread *t, simtime_t next)
 		t->known[t->pc] = 1;
 	}
 	sim->q->dispatched++;
+	sim->ran_ahead++;
 	return true;
 }
 
@@ -615,6 +617,7 @@ static struct run_result *run_once(const struct scenario *sc, uint32_t vi, bool 
 	/* A signal that stopped a call (world.stop) may have emptied the queue before a poll. */
 	r->interrupted |= runwatch_signal() != 0;
 	r->events = sim.q->dispatched;
+	r->ran_ahead = sim.ran_ahead;
 	r->sim_time = r->interrupted ? evq_now(sim.q)
 		    : sim.cut && v->end_time > sim.end ? v->end_time : sim.end;
 	r->warmup = v->warmup < r->sim_time ? v->warmup : 0;
