@@ -20,10 +20,6 @@
 #include "scenario/runwatch.h"
 #include "scenario/scenario.h"
 
-/* Steps back that check_tie() compares: a run of fixed-latency hits makes threads of
- * different cores agree on several step times in a row. */
-#define RA_HISTORY 16
-
 /* A time past SIMTIME_MAX, for a sum that overflowed; below the interpreter's sentinels. */
 #define TIME_PAST_MAX (UINT64_MAX - 2)
 
@@ -40,19 +36,13 @@ struct thread {
 	bool priv;             /* its core's steps commute with every other core's */
 	uint8_t *known;        /* per op: mem_access_known said yes (it stays yes) */
 	struct thread *sib;    /* the next thread on its core (a ring; itself when alone) */
-	uint64_t *core_seq;    /* its core's count of pushes, shared by the ring */
 	uint64_t lseq;         /* that count at the push of its next step: ties in the ring */
 	simtime_t ptime;       /* the time of its next step, when live */
-	simtime_t pusher;      /* the time of the step that pushed it */
 	bool live;             /* it has a next step */
 	bool queued;           /* that step is in the queue (or kept as sim->ahead) */
 	uint64_t gen;          /* its queued event's arg; a step run ahead makes it stale */
-	bool pending;          /* its queued step was pushed by a step run ahead */
-	simtime_t pend_time;   /* that step's time (its key in sim->pending) */
-	struct thread *pend_next; /* the next thread queued at pend_time so */
-	uint32_t idx;          /* start order */
-	uint64_t nr_steps;     /* steps run (raw operations) */
-	simtime_t hist[RA_HISTORY]; /* the times of the last ones, a ring */
+	struct ra_thread ra;   /* its step times, and its queued step if a step run ahead
+				* pushed it (runahead.h) */
 };
 
 struct sim {
@@ -69,7 +59,7 @@ struct sim {
 	bool run_ahead;      /* a step earlier than the whole queue skips it (schedule()) */
 	struct thread *ahead; /* that step's thread, dispatched next (next_event()), or NULL */
 	simtime_t ahead_time;
-	GHashTable *pending; /* time -> struct pend: queued steps that steps run ahead pushed */
+	struct ra_pending *pending; /* queued steps that steps run ahead pushed, or NULL */
 	bool tie;            /* a tie run-ahead cannot order as the queue would: run again */
 	bool warm_pending;   /* the warm-up's end is still queued */
 	uint64_t nr_stale;   /* queued events of steps run ahead (skipped, uncounted) */
@@ -128,99 +118,13 @@ static bool clock_passes_max(struct sim *sim, const struct thread *t, simtime_t 
 	return true;
 }
 
-/* The queued steps at one time that steps run ahead pushed (sim->pending). */
-struct pend {
-	simtime_t time;        /* the key */
-	struct thread *first;  /* their threads, linked by pend_next */
-};
-
-/* The time of @t's @i-th latest step (0: the one running or last run), or SETUP past its
- * first step, whose event was pushed before the run began. */
-#define SETUP UINT64_MAX
-static simtime_t step_time(const struct thread *t, uint32_t i)
-{
-	return i < t->nr_steps && i < RA_HISTORY ? t->hist[(t->nr_steps - 1 - i) % RA_HISTORY]
-						  : SETUP;
-}
-
-/* Would the queue put the step of @x (pushing now) before the queued step of @r at the same
- * time, both pushed by steps at the same time?  Each thread's step is pushed by its own
- * step before (raw operations), so the queue's order is the order of those steps, that is,
- * of the threads' step times going back, then of their start.  Return: true when @x goes
- * first or RA_HISTORY steps do not tell. */
-static bool before_pending(const struct thread *x, const struct thread *r)
-{
-	for (uint32_t i = 1; i < RA_HISTORY; i++) {
-		simtime_t a = step_time(x, i), b = step_time(r, i);
-
-		if (a == SETUP || b == SETUP) /* before the first event, in start order */
-			return b != SETUP || (a == SETUP && x->idx < r->idx);
-		if (a != b)
-			return a < b;
-	}
-	return true;
-}
-
-/* A push at @time by @x's step at @pusher (@x NULL: a waker): would the queue have ordered
- * it before a step at the same time that a step run ahead pushed?  The queue orders by the
- * pusher's time first (evq.h), so only one pushed by a step at the same time, of another
- * core, needs telling; if @x goes first, or that cannot be told, run-ahead stops the run
- * (sim->tie) and the variant runs again without it (runahead.h).  The threads of one core
- * push in the queue's order (core_schedule): among them there is nothing to tell. */
-static void check_tie(struct sim *sim, const struct thread *x, simtime_t time,
-		      simtime_t pusher)
-{
-	const struct pend *p;
-
-	if (!sim->pending || !g_hash_table_size(sim->pending) ||
-	    !(p = g_hash_table_lookup(sim->pending, &time)))
-		return;
-	for (const struct thread *r = p->first; r; r = r->pend_next)
-		if (r->pusher == pusher && (!x || r->core_seq != x->core_seq) &&
-		    (!x || before_pending(x, r)))
-			sim->tie = true;
-}
-
-/* @t's queued step at @time, pushed by a step run ahead, joins sim->pending. */
-static void pend_add(struct sim *sim, struct thread *t, simtime_t time)
-{
-	struct pend *p = g_hash_table_lookup(sim->pending, &time);
-
-	if (!p) {
-		p = g_new0(struct pend, 1);
-		p->time = time;
-		g_hash_table_insert(sim->pending, &p->time, p);
-	}
-	t->pend_next = p->first;
-	p->first = t;
-	t->pending = true;
-	t->pend_time = time;
-}
-
-/* @t's step in sim->pending leaves the queue (dispatched, or run ahead). */
-static void pend_del(struct sim *sim, struct thread *t)
-{
-	struct pend *p;
-	struct thread **l;
-
-	if (!t->pending)
-		return;
-	t->pending = false;
-	p = g_hash_table_lookup(sim->pending, &t->pend_time);
-	for (l = &p->first; *l != t; l = &(*l)->pend_next)
-		;
-	*l = t->pend_next;
-	if (!p->first)
-		g_hash_table_remove(sim->pending, &t->pend_time);
-}
-
 /* Schedule @t's next step at @next, pushed by its step at @pusher, unless the end time cuts
  * it or the clock overflows.  Run-ahead: a step strictly earlier than every queued event is
  * the event evq_pop() would return next, so it is dispatched without the queue
  * (next_event()); at a tie the queued event goes first, as its earlier push gave it the
  * smaller sequence number.  Nothing else is pushed after this in a step, so the order of
  * every event stays what the queue gives.  A step pushed by a step run ahead (@pusher past
- * the queue's time) is remembered for check_tie(). */
+ * the queue's time) goes into the pending table (ra_tie()). */
 static void schedule(struct sim *sim, struct thread *t, simtime_t next, simtime_t pusher,
 		     bool may_keep)
 {
@@ -234,11 +138,11 @@ static void schedule(struct sim *sim, struct thread *t, simtime_t next, simtime_
 		sim->ahead_time = next;
 		return;
 	}
-	t->pusher = pusher;
-	check_tie(sim, t, next, pusher);
+	t->ra.pusher = pusher;
+	sim->tie |= sim->pending && ra_tie(sim->pending, &t->ra, next, pusher);
 	evq_push_from(sim->q, next, pusher, thread_step, t, t->gen);
 	if (pusher > evq_now(sim->q))
-		pend_add(sim, t, next);
+		ra_pending_add(sim->pending, &t->ra, next);
 }
 
 /* May @t's next step, at @next, run now, ahead of queued events (runahead.h)?  Not past the
@@ -249,8 +153,8 @@ static bool run_early(struct sim *sim, struct thread *t, simtime_t next)
 {
 	const struct op *op = &t->a->ops[t->pc];
 
-	if (!t->priv || !t->live || (sim->v->end_time && next >= sim->v->end_time) || next > SIMTIME_MAX ||
-	    next > sim->max_time || (sim->warm_pending && next >= sim->v->warmup) ||
+	if (!t->priv || !t->live || (sim->v->end_time && next >= sim->v->end_time) ||
+	    next > SIMTIME_MAX || next > sim->max_time || (sim->warm_pending && next >= sim->v->warmup) ||
 	    sim->q->dispatched >= sim->lim->events ||
 	    !(sim->q->dispatched % RUNWATCH_EVENTS) || sim_stopped(sim))
 		return false;
@@ -294,7 +198,7 @@ static bool thread_op(struct sim *sim, struct thread *t, simtime_t now, simtime_
 	const struct op *op = &t->a->ops[t->pc];
 	simtime_t next, d;
 
-	t->hist[t->nr_steps++ % RA_HISTORY] = now;
+	ra_step(&t->ra, now);
 	if (op->kind == OP_CALL) {
 		if (!t->in_call) {
 			interp_call(&t->pt, (uint32_t)op->call, op->args, now);
@@ -360,8 +264,8 @@ static void step_pushed(struct thread *t, bool ok, simtime_t now, simtime_t next
 	t->live = ok;
 	t->queued = false;
 	t->ptime = next;
-	t->pusher = now;
-	t->lseq = ++*t->core_seq;
+	t->ra.pusher = now;
+	t->lseq = ++*t->ra.core_seq;
 }
 
 /* Push the next steps of @t's core that ran ahead, in the order they were pushed. */
@@ -379,7 +283,7 @@ static void core_schedule(struct sim *sim, struct thread *t, bool alone)
 		} while (v != t);
 		if (!u)
 			return;
-		schedule(sim, u, u->ptime, u->pusher, alone);
+		schedule(sim, u, u->ptime, u->ra.pusher, alone);
 	}
 }
 
@@ -391,7 +295,8 @@ static void unqueue(struct sim *sim, struct thread *u)
 	u->queued = false;
 	u->gen++;
 	sim->nr_stale++;
-	pend_del(sim, u);
+	if (sim->pending)
+		ra_pending_del(sim->pending, &u->ra);
 }
 
 /* A thread's step: its operation, then, for a core that may run ahead, the next steps of
@@ -405,7 +310,8 @@ static void thread_step(struct sim *sim, void *data, uint64_t arg)
 
 	(void)arg;
 	t->queued = t->live = false;
-	pend_del(sim, t);
+	if (sim->pending)
+		ra_pending_del(sim->pending, &t->ra);
 	/* A thread woken past the end time (a lock waiter) stops there too. */
 	if (past_end(sim, now))
 		return;
@@ -449,7 +355,7 @@ static void wake_thread(void *data, void *thread, simtime_t when)
 {
 	struct sim *sim = data;
 
-	check_tie(sim, NULL, when, evq_now(sim->q));
+	sim->tie |= sim->pending && ra_tie(sim->pending, NULL, when, evq_now(sim->q));
 	evq_push(sim->q, when, thread_step, thread, 0);
 }
 
@@ -518,7 +424,7 @@ static void core_rings(struct sim *sim, struct thread *th, uint32_t nr)
 		int core = machine_cpu_core(&sim->v->mc, th[i].cpu);
 		struct thread *prev = last[core];
 
-		th[i].core_seq = &sim->core_seq[core];
+		th[i].ra.core_seq = &sim->core_seq[core];
 		th[i].lseq = ++sim->core_seq[core];
 		th[i].sib = prev ? prev->sib : &th[i];
 		if (prev)
@@ -547,7 +453,7 @@ static struct thread *threads_start(struct sim *sim, struct run_result *r, uint3
 		for (uint32_t c = 0; c < v->actors[a].nr_cpus; c++, n++) {
 			th[n] = (struct thread){.a = &v->actors[a], .res = &r->actors[a],
 						.cpu = v->actors[a].cpus[c], .priv = priv[n],
-						.idx = n};
+						.ra.idx = n};
 			rng_seed(&th[n].rng, v->seed, (uint64_t)a * C2C_MAX_CPUS + (uint64_t)th[n].cpu);
 			if (sim->world)
 				pthread_init(&th[n].pt, sim->world, &th[n], th[n].cpu);
@@ -599,7 +505,7 @@ static struct run_result *run_once(const struct scenario *sc, uint32_t vi, bool 
 	sim.mem->lim = &sc->limits;
 	sim.cpu_shared = smt_sharing(v);
 	if (run_ahead)
-		sim.pending = g_hash_table_new_full(g_int64_hash, g_int64_equal, NULL, g_free);
+		sim.pending = ra_pending_new();
 	if (v->prog)
 		world_start(&sim, r);
 	th = threads_start(&sim, r, &nr_threads);
@@ -625,8 +531,7 @@ static struct run_result *run_once(const struct scenario *sc, uint32_t vi, bool 
 	evq_free(sim.q);
 	g_free(sim.cpu_shared);
 	g_free(sim.core_seq);
-	if (sim.pending)
-		g_hash_table_destroy(sim.pending);
+	ra_pending_free(sim.pending);
 	for (uint32_t i = 0; i < nr_threads; i++) {
 		if (sim.world)
 			pthread_release(&th[i].pt);

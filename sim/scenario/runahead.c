@@ -87,3 +87,98 @@ uint8_t *runahead_private(const struct variant *v, uint32_t nr_threads)
 	g_hash_table_destroy(owner);
 	return priv;
 }
+
+/* ------------------------------------------------------------------ ties */
+
+struct ra_pending {
+	GHashTable *by_time; /* simtime_t -> struct pend */
+};
+
+struct pend {
+	simtime_t time;            /* the key */
+	struct ra_thread *first;   /* linked by pend_next */
+};
+
+struct ra_pending *ra_pending_new(void)
+{
+	struct ra_pending *p = g_new0(struct ra_pending, 1);
+
+	p->by_time = g_hash_table_new_full(g_int64_hash, g_int64_equal, NULL, g_free);
+	return p;
+}
+
+void ra_pending_free(struct ra_pending *p)
+{
+	if (!p)
+		return;
+	g_hash_table_destroy(p->by_time);
+	g_free(p);
+}
+
+void ra_pending_add(struct ra_pending *p, struct ra_thread *t, simtime_t time)
+{
+	struct pend *e = g_hash_table_lookup(p->by_time, &time);
+
+	if (!e) {
+		e = g_new0(struct pend, 1);
+		e->time = time;
+		g_hash_table_insert(p->by_time, &e->time, e);
+	}
+	t->pend_next = e->first;
+	e->first = t;
+	t->pending = true;
+	t->pend_time = time;
+}
+
+void ra_pending_del(struct ra_pending *p, struct ra_thread *t)
+{
+	struct pend *e;
+	struct ra_thread **l;
+
+	if (!t->pending)
+		return;
+	t->pending = false;
+	e = g_hash_table_lookup(p->by_time, &t->pend_time);
+	for (l = &e->first; *l != t; l = &(*l)->pend_next)
+		;
+	*l = t->pend_next;
+	if (!e->first)
+		g_hash_table_remove(p->by_time, &t->pend_time);
+}
+
+/* The time of @t's @i-th latest step (0: the one running or last run), or RA_SETUP past its
+ * first step, whose event was pushed before the run began. */
+#define RA_SETUP UINT64_MAX
+static simtime_t step_time(const struct ra_thread *t, uint32_t i)
+{
+	return i < t->nr_steps && i < RA_HISTORY ? t->hist[(t->nr_steps - 1 - i) % RA_HISTORY]
+						  : RA_SETUP;
+}
+
+/* Does the queue put @x's step (being pushed) before @r's, both at one time, both pushed by
+ * steps at one time?  True too when RA_HISTORY steps back do not tell. */
+static bool goes_first(const struct ra_thread *x, const struct ra_thread *r)
+{
+	for (uint32_t i = 1; i < RA_HISTORY; i++) {
+		simtime_t a = step_time(x, i), b = step_time(r, i);
+
+		if (a == RA_SETUP || b == RA_SETUP) /* before the first event, in start order */
+			return b != RA_SETUP || (a == RA_SETUP && x->idx < r->idx);
+		if (a != b)
+			return a < b;
+	}
+	return true;
+}
+
+bool ra_tie(const struct ra_pending *p, const struct ra_thread *x, simtime_t time,
+	    simtime_t pusher)
+{
+	const struct pend *e;
+
+	if (!g_hash_table_size(p->by_time) || !(e = g_hash_table_lookup(p->by_time, &time)))
+		return false;
+	for (const struct ra_thread *r = e->first; r; r = r->pend_next)
+		if (r->pusher == pusher && (!x || (r->core_seq != x->core_seq && goes_first(x, r))))
+			return true;
+	return false;
+}
