@@ -1,21 +1,24 @@
 /*
- * runahead.h - threads whose steps commute with every other event, for run-ahead (run.c).
+ * runahead.h - cores whose steps commute with every other core's events, and the order of
+ * the ties they leave, for run-ahead (run.c).
  *
  * Run-ahead in two forms, both leaving every result as the event queue alone gives it:
  *   1. A step earlier than every queued event is the event the queue would return next: it
  *      runs at once, without a push and a pop.  Always exact.
- *   2. A thread whose steps touch nothing any other thread touches (runahead_private) runs
- *      its next steps at once even past queued events, as long as each step makes nothing
- *      new (mem_access_known: no first touch of a line, no new Pareto row, whose order is
- *      the order of first touch), stays before the warm-up's end (which zeroes statistics)
- *      and within the end time and the run limits.  What such a step changes is its own CPU's
- *      caches, store buffer, random stream and clock, and sums of statistics, so doing it
- *      early changes nothing another event sees.  The one thing that could differ is the
- *      order of a tie: the step that stops run-ahead is pushed now, earlier than the queue
- *      would have pushed it, so an event pushed at the same time by an event dispatched
- *      before that virtual push would lose a tie it should win.  run.c notices any push at
- *      the time of such a pending step before its virtual pusher's time, stops, and runs the
- *      variant again without run-ahead: the results are the queue's in every case.
+ *   2. The threads of a core whose lines no other core touches (runahead_private; raw
+ *      operations only) run their next steps at once, past other cores' queued events, in
+ *      the queue's order among themselves (by time, then by push), as long as each step
+ *      makes nothing new (mem_access_known: no first touch of a line, no new Pareto row,
+ *      whose order is the order of first touch), stays before the warm-up's end (which
+ *      zeroes statistics) and within the end time and the run limits.  Such a step changes
+ *      only its core's caches, its CPU's store buffer, random stream and clock, and sums of
+ *      statistics, so doing it early changes nothing another core's events see.
+ * What could differ is the order of ties.  The step that ends a run-ahead is queued as
+ * pushed by the step before it, at that step's time (evq_push_from), and the queue orders
+ * equal times by pusher time first, so it meets every other event where the queue would
+ * have put it, except another core's step at the same time pushed by a step at the same
+ * time: ra_tie() tells those apart by the threads' last RA_HISTORY step times, as the queue
+ * would, and when it cannot, run.c stops and runs the variant again without run-ahead.
  */
 #ifndef C2C_RUNAHEAD_H
 #define C2C_RUNAHEAD_H
