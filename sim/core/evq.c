@@ -23,14 +23,18 @@ void evq_free(struct evq *q)
 
 static inline bool ev_before(const struct event *a, const struct event *b)
 {
-	return a->time < b->time || (a->time == b->time && a->seq < b->seq);
+	if (a->time != b->time)
+		return a->time < b->time;
+	return a->ptime < b->ptime || (a->ptime == b->ptime && a->seq < b->seq);
 }
 
-void evq_push(struct evq *q, simtime_t time, ev_fn fn, void *data, uint64_t arg)
+void evq_push_from(struct evq *q, simtime_t time, simtime_t ptime, ev_fn fn, void *data,
+		   uint64_t arg)
 {
 	size_t i;
-	struct event ev = {time, q->next_seq++, fn, data, arg};
+	struct event ev = {time, ptime, q->next_seq++, fn, data, arg};
 
+	assert(ptime >= q->now);
 	if (q->len == q->cap) {
 		q->cap *= 2;
 		q->heap = g_renew(struct event, q->heap, q->cap);

@@ -3,12 +3,17 @@
  *
  * Events are ordered by (time, seq) where seq is a counter assigned when the event is pushed,
  * so events at the same simulated time run in the order they were scheduled (FIFO ties) and
- * nothing else — no pointer values, no host timing — can decide the order.  Handlers that push
+ * nothing else — no pointer values, no host timing — can decide the order.  Between the two
+ * each event carries ptime, the time of the event whose handler pushed it (evq_now then):
+ * handlers run in time order, so ptime never decreases with seq and (time, ptime, seq) is the
+ * same order.  evq_push_from() gives an event a later ptime: the time of a step a handler
+ * ran ahead of the queue (scenario/run.c), which would have pushed it then.  Handlers that push
  * events while running never see them dispatched inside the same evq_pop() step.
  */
 #ifndef C2C_EVQ_H
 #define C2C_EVQ_H
 
+#include <assert.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -20,6 +25,7 @@ typedef void (*ev_fn)(struct sim *sim, void *data, uint64_t arg);
 
 struct event {
 	simtime_t time;
+	simtime_t ptime;    /* when its pusher ran */
 	uint64_t seq;
 	ev_fn fn;
 	void *data;
@@ -38,11 +44,29 @@ struct evq {
 struct evq *evq_new(void);
 void evq_free(struct evq *q);
 
-/* evq_push - schedule @fn(@data, @arg) at @time.  Can't fail. */
-void evq_push(struct evq *q, simtime_t time, ev_fn fn, void *data, uint64_t arg);
+/* evq_push_from - schedule @fn(@data, @arg) at @time, as pushed by an event at @ptime
+ * (@ptime >= evq_now(q)).  Can't fail. */
+void evq_push_from(struct evq *q, simtime_t time, simtime_t ptime, ev_fn fn, void *data,
+		   uint64_t arg);
+
+/* evq_push - schedule @fn(@data, @arg) at @time, pushed now.  Can't fail. */
+static inline void evq_push(struct evq *q, simtime_t time, ev_fn fn, void *data, uint64_t arg)
+{
+	evq_push_from(q, time, q->now, fn, data, arg);
+}
 
 /* evq_pop - remove the first event into @ev.  Return: false when the queue is empty. */
 bool evq_pop(struct evq *q, struct event *ev);
+
+/* evq_dispatch_direct - account an event at @time that was never pushed because it comes
+ * before every queued one (run-ahead, scenario/run.c): it becomes the current time and
+ * counts as dispatched, exactly as if it had been pushed and popped.  Can't fail. */
+static inline void evq_dispatch_direct(struct evq *q, simtime_t time)
+{
+	assert(!q->len || time < q->heap[0].time);
+	q->now = time;
+	q->dispatched++;
+}
 
 /* evq_now - the time of the event last popped (the current simulated time). */
 static inline simtime_t evq_now(const struct evq *q)

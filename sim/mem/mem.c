@@ -89,6 +89,25 @@ simtime_t mem_access_from(struct mem *m, int cpu, uint64_t addr, uint32_t size, 
 	return m->failed ? now : t;
 }
 
+bool mem_access_known(const struct mem *m, uint64_t addr, uint32_t size, uint32_t site,
+		      uint32_t caller)
+{
+	uint64_t end = addr + (size ? size : 1) - 1;
+	bool pf = m->mc->pf.adjacent_line && m->gshift == 6; /* prefetch.c's pf_enabled */
+
+	/* The lines in the order access_from() visits them, each at its offset there. */
+	for (uint64_t a = addr;; a = ((a >> m->gshift) + 1) << m->gshift) {
+		uint32_t idx = mem_line(m, a);
+
+		if (idx == DIR_NONE || (pf && mem_line(m, a ^ m->gsize) == DIR_NONE) ||
+		    mstats_orow_find(&m->st, idx, (uint8_t)(a & (m->gsize - 1)), site, caller) ==
+			    DIR_NONE)
+			return false;
+		if ((a >> m->gshift) == (end >> m->gshift))
+			return true;
+	}
+}
+
 struct mem *mem_new(const struct machine *mc, const struct objmap *objs, bool check)
 {
 	struct mem *m = g_new0(struct mem, 1);

@@ -150,6 +150,15 @@ static inline simtime_t mem_access(struct mem *m, int cpu, uint64_t addr, uint32
 	return mem_access_from(m, cpu, addr, size, op, site, DIR_NONE, now);
 }
 
+/* mem_access_known - would mem_access_from(@addr, @size, @site, @caller) make nothing new:
+ * every line it touches, and the buddy a miss of it may prefetch, already has its directory
+ * entry, and each of its Pareto rows exists?  Then the access changes only the state of
+ * those lines (and the caches and store buffer of its CPU), never the order of directory
+ * lines or Pareto rows, which follows first touch.  Run-ahead (scenario/run.c) relies on it;
+ * as entries and rows are never removed, a true answer stays true.  Can't fail. */
+bool mem_access_known(const struct mem *m, uint64_t addr, uint32_t size, uint32_t site,
+		      uint32_t caller);
+
 /* mem_peek - the value of [@addr, @addr + @size) (size <= 8, little-endian) as the last
  * write left it; 0 for memory never written.  Timing-free: callers pair it with an access. */
 uint64_t mem_peek(struct mem *m, uint64_t addr, uint32_t size);

@@ -177,16 +177,24 @@ static uint32_t slot_find(const struct mstats *s, uint32_t line, uint8_t off, ui
 	return r;
 }
 
-uint32_t mstats_orow(struct mstats *s, uint32_t line, uint8_t off, uint32_t site,
-		     uint32_t caller)
+uint32_t mstats_orow_find(const struct mstats *s, uint32_t line, uint8_t off, uint32_t site,
+			  uint32_t caller)
 {
-	struct line_stats *ls = &s->line[line];
-	uint32_t r = ls->first_orow, n;
+	uint32_t r = s->line[line].first_orow, n;
 
 	for (n = 0; r != DIR_NONE && n < ORW_WALK; r = s->orow[r].next, n++)
 		if (orow_is(&s->orow[r], line, off, site, caller))
 			return r;
-	if (r != DIR_NONE && (r = slot_find(s, line, off, site, caller)) != DIR_NONE)
+	return r != DIR_NONE ? slot_find(s, line, off, site, caller) : DIR_NONE;
+}
+
+uint32_t mstats_orow(struct mstats *s, uint32_t line, uint8_t off, uint32_t site,
+		     uint32_t caller)
+{
+	struct line_stats *ls = &s->line[line];
+	uint32_t r = mstats_orow_find(s, line, off, site, caller);
+
+	if (r != DIR_NONE)
 		return r;
 	if (s->nr_orows == s->cap_orows) {
 		s->cap_orows = s->cap_orows ? 2 * s->cap_orows : 256;

@@ -43,6 +43,9 @@ void mstats_add_line(struct mstats *s, uint32_t idx, uint32_t obj);
  * line's list) if new.  Amortized O(1) however many rows a line has.  Can't fail. */
 uint32_t mstats_orow(struct mstats *s, uint32_t line, uint8_t off, uint32_t site,
 		     uint32_t caller);
+/* mstats_orow_find - that row if it exists, else DIR_NONE (nothing is made).  Can't fail. */
+uint32_t mstats_orow_find(const struct mstats *s, uint32_t line, uint8_t off, uint32_t site,
+			  uint32_t caller);
 
 /* The query API (stats.c's registry names the counters). */
 uint32_t stats_nr_lines(const struct mem *m);

@@ -16,6 +16,7 @@
 
 #include "core/evq.h"
 #include "core/rng.h"
+#include "scenario/runahead.h"
 #include "scenario/runwatch.h"
 #include "scenario/scenario.h"
 
@@ -31,6 +32,17 @@ struct thread {
 	int cpu;
 	bool in_call;          /* a path call of the loop is running */
 	struct ptask pt;     /* its interpreter state */
+	/* run-ahead past queued events (runahead.h) */
+	bool priv;             /* its core's steps commute with every other core's */
+	uint8_t *known;        /* per op: mem_access_known said yes (it stays yes) */
+	struct thread *sib;    /* the next thread on its core (a ring; itself when alone) */
+	uint64_t lseq;         /* that count at the push of its next step: ties in the ring */
+	simtime_t ptime;       /* the time of its next step, when live */
+	bool live;             /* it has a next step */
+	bool queued;           /* that step is in the queue (or kept as sim->ahead) */
+	uint64_t gen;          /* its queued event's arg; a step run ahead makes it stale */
+	struct ra_thread ra;   /* its step times, and its queued step if a step run ahead
+				* pushed it (runahead.h) */
 };
 
 struct sim {
@@ -44,6 +56,15 @@ struct sim {
 	struct c2c_err clock_err; /* set: the clock would pass SIMTIME_MAX (run stopped) */
 	const struct c2c_limits *lim;
 	simtime_t max_time;  /* lim->time_us in ps */
+	bool run_ahead;      /* a step earlier than the whole queue skips it (schedule()) */
+	struct thread *ahead; /* that step's thread, dispatched next (next_event()), or NULL */
+	simtime_t ahead_time;
+	struct ra_pending *pending; /* queued steps that steps run ahead pushed, or NULL */
+	bool tie;            /* a tie run-ahead cannot order as the queue would: run again */
+	bool warm_pending;   /* the warm-up's end is still queued */
+	uint64_t nr_stale;   /* queued events of steps run ahead (skipped, uncounted) */
+	uint64_t *core_seq;  /* per core: pushes of its threads' steps (thread.lseq) */
+	uint64_t ran_ahead;  /* steps run ahead of queued events */
 };
 
 /* Compute time of @cpu stretched when its core's SMT threads all run (machine parameter);
@@ -69,7 +90,7 @@ static bool thread_done(const struct sim *sim, const struct thread *t)
 static bool sim_stopped(const struct sim *sim)
 {
 	return sim->mem->failed || (sim->world && sim->world->model_err.set) ||
-	       sim->clock_err.set;
+	       sim->clock_err.set || sim->tie;
 }
 
 /* Is @when at or past the end time?  Then the thread is cut there. */
@@ -83,35 +104,101 @@ static bool past_end(struct sim *sim, simtime_t when)
 
 static void thread_step(struct sim *sim, void *data, uint64_t arg);
 
-/* Does @t's clock pass SIMTIME_MAX at @next?  Then the end time cuts the thread, or, in a
- * run without one, the run stops with a message. */
-static bool clock_passes_max(struct sim *sim, const struct thread *t, simtime_t next)
+/* Does @t's clock pass SIMTIME_MAX at @next, after its step at @now?  Then the end time cuts
+ * the thread, or, in a run without one, the run stops with a message. */
+static bool clock_passes_max(struct sim *sim, const struct thread *t, simtime_t now,
+			     simtime_t next)
 {
 	if (next <= SIMTIME_MAX || past_end(sim, next))
 		return next > SIMTIME_MAX;
 	err_setf(&sim->clock_err, "the simulated clock of cpu %d (actor %s) would pass "
 		 "SIMTIME_MAX = %" G_GUINT64_FORMAT " ps (about 106 days) after %" G_GUINT64_FORMAT
 		 " ps; the run stops (expected an end time or durations that fit)", t->cpu,
-		 t->a->name, SIMTIME_MAX, evq_now(sim->q));
+		 t->a->name, SIMTIME_MAX, now);
 	return true;
 }
 
-/* Schedule @t's next step at @next, unless the end time cuts it or the clock overflows. */
-static void schedule(struct sim *sim, struct thread *t, simtime_t next)
+/* Schedule @t's next step at @next, pushed by its step at @pusher, unless the end time cuts
+ * it or the clock overflows.  Run-ahead: a step strictly earlier than every queued event is
+ * the event evq_pop() would return next, so it is dispatched without the queue
+ * (next_event()); at a tie the queued event goes first, as its earlier push gave it the
+ * smaller sequence number.  Nothing else is pushed after this in a step, so the order of
+ * every event stays what the queue gives.  A step pushed by a step run ahead (@pusher past
+ * the queue's time) goes into the pending table (ra_tie()). */
+static void schedule(struct sim *sim, struct thread *t, simtime_t next, simtime_t pusher,
+		     bool may_keep)
 {
-	if (!past_end(sim, next) && !clock_passes_max(sim, t, next))
-		evq_push(sim->q, next, thread_step, t, 0);
+	t->live = false;
+	if (past_end(sim, next) || clock_passes_max(sim, t, pusher, next))
+		return;
+	t->live = t->queued = true;
+	t->ptime = next;
+	if (may_keep && sim->run_ahead && (!sim->q->len || next < evq_peek_time(sim->q))) {
+		sim->ahead = t;
+		sim->ahead_time = next;
+		return;
+	}
+	t->ra.pusher = pusher;
+	sim->tie |= sim->pending && ra_tie(sim->pending, &t->ra, next, pusher);
+	evq_push_from(sim->q, next, pusher, thread_step, t, t->gen);
+	if (pusher > evq_now(sim->q))
+		ra_pending_add(sim->pending, &t->ra, next);
 }
 
-static void thread_step(struct sim *sim, void *data, uint64_t arg)
+/* May @t's next step, at @next, run now, ahead of queued events (runahead.h)?  Not past the
+ * end time, the clock's end, the run limits or the warm-up's end, and not after the
+ * RUNWATCH_EVENTS-th event: the run loop's host watch looks then, after the handler.
+ * It counts as dispatched, as its event would have. */
+static bool run_early(struct sim *sim, struct thread *t, simtime_t next)
 {
-	struct thread *t = data;
 	const struct op *op = &t->a->ops[t->pc];
-	simtime_t now = evq_now(sim->q), next, d;
 
-	/* A thread woken past the end time (a lock waiter) stops there too. */
-	if (past_end(sim, now))
-		return;
+	if (!t->priv || !t->live || (sim->v->end_time && next >= sim->v->end_time) ||
+	    next > SIMTIME_MAX || next > sim->max_time || (sim->warm_pending && next >= sim->v->warmup) ||
+	    sim->q->dispatched >= sim->lim->events ||
+	    !(sim->q->dispatched % RUNWATCH_EVENTS) || sim_stopped(sim))
+		return false;
+	if (op->kind != OP_DELAY && !t->known[t->pc]) {
+		if (!mem_access_known(sim->mem, op->addr + (uint64_t)t->cpu * op->cpu_stride,
+				      op->size, op->site, DIR_NONE))
+			return false;
+		t->known[t->pc] = 1;
+	}
+	sim->q->dispatched++;
+	sim->ran_ahead++;
+	return true;
+}
+
+/* The next event to dispatch: the step run-ahead kept out of the queue, else the queue's
+ * first.  The kept step counts as dispatched, as its event would have (limits, `events`). */
+static bool next_event(struct sim *sim, struct event *ev)
+{
+	if (!sim->ahead) {
+		while (evq_pop(sim->q, ev)) {
+			const struct thread *t = ev->data;
+
+			if (ev->fn != thread_step || ev->arg == t->gen)
+				return true;
+			sim->q->dispatched--; /* its step ran ahead and was counted then */
+			sim->nr_stale--;
+		}
+		return false;
+	}
+	*ev = (struct event){.time = sim->ahead_time, .fn = thread_step, .data = sim->ahead,
+			     .arg = sim->ahead->gen};
+	sim->ahead = NULL;
+	evq_dispatch_direct(sim->q, ev->time);
+	return true;
+}
+
+/* Run @t's operation at pc, at @now.  Return: false when the thread stops here (finished,
+ * cut, parked, or the run is over); else true with *next, when its next step is. */
+static bool thread_op(struct sim *sim, struct thread *t, simtime_t now, simtime_t *next_out)
+{
+	const struct op *op = &t->a->ops[t->pc];
+	simtime_t next, d;
+
+	ra_step(&t->ra, now);
 	if (op->kind == OP_CALL) {
 		if (!t->in_call) {
 			interp_call(&t->pt, (uint32_t)op->call, op->args, now);
@@ -119,10 +206,10 @@ static void thread_step(struct sim *sim, void *data, uint64_t arg)
 		}
 		next = interp_run(&t->pt, now);
 		if (next == INTERP_PARKED || next == INTERP_STOPPED)
-			return; /* world->wake reschedules it, or the run is over */
+			return false; /* world->wake reschedules it, or the run is over */
 		if (next != INTERP_DONE) {
-			schedule(sim, t, next); /* the end time cuts the call, uncounted */
-			return;
+			*next_out = next; /* the end time cuts the call, uncounted */
+			return true;
 		}
 		t->in_call = false;
 		next = now;
@@ -140,8 +227,8 @@ static void thread_step(struct sim *sim, void *data, uint64_t arg)
 	/* Time must advance, or a loop of zero delays would never reach the end time. */
 	if (next == now)
 		next++;
-	if (clock_passes_max(sim, t, next))
-		return; /* not even a last iteration may finish past the clock's end */
+	if (clock_passes_max(sim, t, now, next))
+		return false; /* not even a last iteration may finish past the clock's end */
 	if (++t->pc == t->a->nr_ops) {
 		t->pc = 0;
 		t->iter++;
@@ -149,10 +236,101 @@ static void thread_step(struct sim *sim, void *data, uint64_t arg)
 		if (thread_done(sim, t)) {
 			if (next > sim->end)
 				sim->end = next;
-			return;
+			return false;
 		}
 	}
-	schedule(sim, t, next);
+	*next_out = next;
+	return true;
+}
+
+/* The thread of @t's core whose next step comes first, as the queue orders them: by time,
+ * then by push (lseq); NULL when none has one. */
+static struct thread *core_first(struct thread *t)
+{
+	struct thread *best = NULL, *u = t;
+
+	do {
+		if (u->live && (!best || u->ptime < best->ptime ||
+				(u->ptime == best->ptime && u->lseq < best->lseq)))
+			best = u;
+		u = u->sib;
+	} while (u != t);
+	return best;
+}
+
+/* @t's step ran; @ok: it has a next one at @next, which the step at @now pushes. */
+static void step_pushed(struct thread *t, bool ok, simtime_t now, simtime_t next)
+{
+	t->live = ok;
+	t->queued = false;
+	t->ptime = next;
+	t->ra.pusher = now;
+	t->lseq = ++*t->ra.core_seq;
+}
+
+/* Push the next steps of @t's core that ran ahead, in the order they were pushed. */
+static void core_schedule(struct sim *sim, struct thread *t, bool alone)
+{
+	struct thread *u;
+
+	while ((u = NULL, 1)) {
+		struct thread *v = t;
+
+		do {
+			if (v->live && !v->queued && (!u || v->lseq < u->lseq))
+				u = v;
+			v = v->sib;
+		} while (v != t);
+		if (!u)
+			return;
+		schedule(sim, u, u->ptime, u->ra.pusher, alone);
+	}
+}
+
+/* Take @u's next step out of the queue, to run it ahead: its queued event goes stale. */
+static void unqueue(struct sim *sim, struct thread *u)
+{
+	if (!u->queued)
+		return;
+	u->queued = false;
+	u->gen++;
+	sim->nr_stale++;
+	if (sim->pending)
+		ra_pending_del(sim->pending, &u->ra);
+}
+
+/* A thread's step: its operation, then, for a core that may run ahead, the next steps of
+ * its threads in the queue's order as long as each may (run_early); then the next steps
+ * are scheduled. */
+static void thread_step(struct sim *sim, void *data, uint64_t arg)
+{
+	struct thread *t = data, *u;
+	simtime_t now = evq_now(sim->q), next = 0;
+	bool ok, alone = true;
+
+	(void)arg;
+	t->queued = t->live = false;
+	if (sim->pending)
+		ra_pending_del(sim->pending, &t->ra);
+	/* A thread woken past the end time (a lock waiter) stops there too. */
+	if (past_end(sim, now))
+		return;
+	if (!t->priv) {
+		if (thread_op(sim, t, now, &next))
+			schedule(sim, t, next, now, true);
+		return;
+	}
+	for (;;) {
+		ok = thread_op(sim, t, now, &next);
+		step_pushed(t, ok, now, next);
+		if (!(u = core_first(t)) || !run_early(sim, u, u->ptime))
+			break;
+		unqueue(sim, u);
+		alone &= u == t;
+		t = u;
+		now = t->ptime;
+	}
+	core_schedule(sim, t, alone);
 }
 
 /* The end of the warm-up (end.warmup_us): what happened so far is not measured, as
@@ -162,7 +340,8 @@ static void warmup_done(struct sim *sim, void *data, uint64_t arg)
 	struct run_result *r = data;
 
 	(void)arg;
-	if (!sim->q->len)
+	sim->warm_pending = false;
+	if (sim->q->len == sim->nr_stale)
 		return; /* every thread finished before the warm-up ended: all of it is measured */
 	mem_stats_reset(sim->mem);
 	if (sim->world)
@@ -176,6 +355,7 @@ static void wake_thread(void *data, void *thread, simtime_t when)
 {
 	struct sim *sim = data;
 
+	sim->tie |= sim->pending && ra_tie(sim->pending, NULL, when, evq_now(sim->q));
 	evq_push(sim->q, when, thread_step, thread, 0);
 }
 
@@ -233,14 +413,90 @@ static bool within_limits(struct sim *sim, const struct event *ev)
 	return false;
 }
 
-struct run_result *run_variant(const struct scenario *sc, uint32_t vi, bool check,
-			       struct c2c_err *err)
+/* Link the threads of each core into a ring (sib), sharing the core's push count, in start
+ * order: the queue's order of their first steps. */
+static void core_rings(struct sim *sim, struct thread *th, uint32_t nr)
+{
+	struct thread **last = g_new0(struct thread *, sim->v->mc.nr_cores);
+
+	sim->core_seq = g_new0(uint64_t, sim->v->mc.nr_cores);
+	for (uint32_t i = 0; i < nr; i++) {
+		int core = machine_cpu_core(&sim->v->mc, th[i].cpu);
+		struct thread *prev = last[core];
+
+		th[i].ra.core_seq = &sim->core_seq[core];
+		th[i].lseq = ++sim->core_seq[core];
+		th[i].sib = prev ? prev->sib : &th[i];
+		if (prev)
+			prev->sib = &th[i];
+		last[core] = &th[i];
+	}
+	g_free(last);
+}
+
+/* One thread per CPU of every actor, each with its first step queued at time 0, in actor
+ * order then CPU order; the ones that may run ahead of the queue are marked (runahead.h). */
+static struct thread *threads_start(struct sim *sim, struct run_result *r, uint32_t *nr)
+{
+	const struct variant *v = sim->v;
+	uint32_t n = 0;
+	struct thread *th;
+	uint8_t *priv;
+
+	*nr = 0;
+	for (uint32_t a = 0; a < v->nr_actors; a++)
+		*nr += v->actors[a].nr_cpus;
+	th = g_new0(struct thread, *nr);
+	/* The invariant checks keep a trail of transitions in order: no run-ahead past them. */
+	priv = sim->pending && !sim->mem->check ? runahead_private(v, *nr) : g_new0(uint8_t, *nr);
+	for (uint32_t a = 0; a < v->nr_actors; a++) {
+		for (uint32_t c = 0; c < v->actors[a].nr_cpus; c++, n++) {
+			th[n] = (struct thread){.a = &v->actors[a], .res = &r->actors[a],
+						.cpu = v->actors[a].cpus[c], .priv = priv[n],
+						.ra.idx = n};
+			rng_seed(&th[n].rng, v->seed, (uint64_t)a * C2C_MAX_CPUS + (uint64_t)th[n].cpu);
+			if (sim->world)
+				pthread_init(&th[n].pt, sim->world, &th[n], th[n].cpu);
+			if (th[n].priv)
+				th[n].known = g_new0(uint8_t, v->actors[a].nr_ops);
+			th[n].live = th[n].queued = true;
+			evq_push(sim->q, 0, thread_step, &th[n], 0);
+		}
+	}
+	g_free(priv);
+	core_rings(sim, th, *nr);
+	return th;
+}
+
+static void world_start(struct sim *sim, struct run_result *r)
+{
+	const struct variant *v = sim->v;
+
+	r->prog = v->prog;
+	sim->world = r->world = g_new0(struct world, 1);
+	world_init(sim->world, v->prog, sim->mem, &v->mc, &v->ents, v->lock_kind,
+		   PERCPU_BASE + PERCPU_QNODE, WORK_BASE);
+	sim->world->stop = runwatch_flag();
+	sim->world->wake = wake_thread;
+	sim->world->wake_data = sim;
+	sim->world->cpu_shared = sim->cpu_shared;
+	/* `work` and delays stop at the end time; without one, just past the simulated time
+	 * limit, where the run then stops as a limit (no call runs unbounded). */
+	sim->world->end_time = v->end_time ? v->end_time
+			     : sim->max_time < SIMTIME_MAX ? sim->max_time + 1 : 0;
+}
+
+/* run_variant() once, with or without @run_ahead.  Return NULL with *tie set when run-ahead
+ * met a tie it cannot order (runahead.h): nothing of that run is kept. */
+static struct run_result *run_once(const struct scenario *sc, uint32_t vi, bool check,
+				   bool run_ahead, bool *tie, struct c2c_err *err)
 {
 	const struct variant *v = &sc->v[vi];
 	struct run_result *r = g_new0(struct run_result, 1);
 	struct sim sim = {.q = evq_new(), .v = v, .lim = &sc->limits,
-			  .max_time = limits_time_ps(&sc->limits)};
-	uint32_t nr_threads = 0, n = 0;
+			  .max_time = limits_time_ps(&sc->limits), .run_ahead = run_ahead,
+			  .warm_pending = v->warmup != 0};
+	uint32_t nr_threads;
 	struct thread *th;
 	struct event ev;
 
@@ -248,36 +504,14 @@ struct run_result *run_variant(const struct scenario *sc, uint32_t vi, bool chec
 	sim.mem = r->mem = mem_new(&v->mc, &v->objs, check);
 	sim.mem->lim = &sc->limits;
 	sim.cpu_shared = smt_sharing(v);
-	if (v->prog) {
-		r->prog = v->prog;
-		sim.world = r->world = g_new0(struct world, 1);
-		world_init(sim.world, v->prog, sim.mem, &v->mc, &v->ents, v->lock_kind,
-			   PERCPU_BASE + PERCPU_QNODE, WORK_BASE);
-		sim.world->stop = runwatch_flag();
-		sim.world->wake = wake_thread;
-		sim.world->wake_data = &sim;
-		sim.world->cpu_shared = sim.cpu_shared;
-		/* `work` and delays stop at the end time; without one, just past the simulated
-		 * time limit, where the run then stops as a limit (no call runs unbounded). */
-		sim.world->end_time = v->end_time ? v->end_time
-				    : sim.max_time < SIMTIME_MAX ? sim.max_time + 1 : 0;
-	}
-	for (uint32_t a = 0; a < v->nr_actors; a++)
-		nr_threads += v->actors[a].nr_cpus;
-	th = g_new0(struct thread, nr_threads);
-	for (uint32_t a = 0; a < v->nr_actors; a++) {
-		for (uint32_t c = 0; c < v->actors[a].nr_cpus; c++, n++) {
-			th[n] = (struct thread){.a = &v->actors[a], .res = &r->actors[a],
-						.cpu = v->actors[a].cpus[c]};
-			rng_seed(&th[n].rng, v->seed, (uint64_t)a * C2C_MAX_CPUS + (uint64_t)th[n].cpu);
-			if (sim.world)
-				pthread_init(&th[n].pt, sim.world, &th[n], th[n].cpu);
-			evq_push(sim.q, 0, thread_step, &th[n], 0);
-		}
-	}
+	if (run_ahead)
+		sim.pending = ra_pending_new();
+	if (v->prog)
+		world_start(&sim, r);
+	th = threads_start(&sim, r, &nr_threads);
 	if (v->warmup)
 		evq_push(sim.q, v->warmup, warmup_done, r, 0);
-	while (!sim_stopped(&sim) && evq_pop(sim.q, &ev) && within_limits(&sim, &ev)) {
+	while (!sim_stopped(&sim) && next_event(&sim, &ev) && within_limits(&sim, &ev)) {
 		ev.fn(&sim, ev.data, ev.arg);
 		/* The host's watch (runwatch.h): a signal stops the run between two events. */
 		if (!(sim.q->dispatched % RUNWATCH_EVENTS) &&
@@ -289,27 +523,47 @@ struct run_result *run_variant(const struct scenario *sc, uint32_t vi, bool chec
 	/* A signal that stopped a call (world.stop) may have emptied the queue before a poll. */
 	r->interrupted |= runwatch_signal() != 0;
 	r->events = sim.q->dispatched;
+	r->ran_ahead = sim.ran_ahead;
 	r->sim_time = r->interrupted ? evq_now(sim.q)
 		    : sim.cut && v->end_time > sim.end ? v->end_time : sim.end;
 	r->warmup = v->warmup < r->sim_time ? v->warmup : 0;
 	r->sim_time -= r->warmup; /* throughput is over the measured window */
 	evq_free(sim.q);
 	g_free(sim.cpu_shared);
-	for (uint32_t i = 0; sim.world && i < nr_threads; i++)
-		pthread_release(&th[i].pt);
+	g_free(sim.core_seq);
+	ra_pending_free(sim.pending);
+	for (uint32_t i = 0; i < nr_threads; i++) {
+		if (sim.world)
+			pthread_release(&th[i].pt);
+		g_free(th[i].known);
+	}
 	g_free(th);
 	if (sim.world)
 		sim.world->wake = NULL; /* the queue is gone */
-	if (sim_stopped(&sim)) {
+	*tie = sim.tie && !r->interrupted;
+	if (*tie || (sim_stopped(&sim) && !sim.tie)) {
 		/* A model error names its path operation first; err keeps the first message. */
-		if (sim.world && sim.world->model_err.set)
+		if (!*tie && sim.world && sim.world->model_err.set)
 			err_setf(err, "%s (variant %s)", sim.world->model_err.msg, v->name);
-		err_setf(err, "%s: variant %s: %s", sc->path, v->name,
-			 sim.clock_err.set ? sim.clock_err.msg : sim.mem->fail_msg);
-		err->limit = sim.mem->limit_reached;
+		if (!*tie)
+			err_setf(err, "%s: variant %s: %s", sc->path, v->name,
+				 sim.clock_err.set ? sim.clock_err.msg : sim.mem->fail_msg);
+		err->limit = !*tie && sim.mem->limit_reached;
 		run_result_free(r);
 		return NULL;
 	}
+	return r;
+}
+
+struct run_result *run_variant(const struct scenario *sc, uint32_t vi, bool check,
+			       struct c2c_err *err)
+{
+	bool tie = false;
+	struct run_result *r = run_once(sc, vi, check, !sc->no_run_ahead, &tie, err);
+
+	/* Run-ahead gives the queue's results or none: then the queue alone gives them. */
+	if (tie)
+		r = run_once(sc, vi, check, false, &tie, err);
 	return r;
 }
 

@@ -38,6 +38,8 @@ struct run_result {
 	simtime_t warmup;          /* end.warmup_us: excluded from every statistic */
 	bool interrupted;          /* stopped early by SIGINT/SIGTERM (runwatch.h): incomplete */
 	uint64_t events;           /* events dispatched */
+	uint64_t ran_ahead;        /* of them, steps run ahead of queued events (runahead.h);
+				    * in no output: run-ahead changes no result */
 	struct actor_result *actors;
 	uint32_t nr_actors;
 	struct world *world;       /* path execution state and its statistics (owned), or NULL

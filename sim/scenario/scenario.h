@@ -120,6 +120,7 @@ struct scenario {
 	uint32_t nr_variants;
 	bool has_variants;     /* the file declared variants (else one named "default") */
 	struct c2c_limits limits; /* resource limits of loading, running and writing it */
+	bool no_run_ahead;     /* --no-run-ahead: every step goes through the event queue (run.c) */
 };
 
 struct override {

@@ -1,4 +1,5 @@
-/* check_evq.c - unit tests for evq.c: the (time, sequence) order, FIFO ties, growth. */
+/* check_evq.c - unit tests for evq.c: the (time, pusher time, sequence) order, FIFO ties,
+ * growth, dispatch without the queue. */
 #include <check.h>
 #include <glib.h>
 #include <stdlib.h>
@@ -10,6 +11,16 @@
 /* Events carry their push index in @arg; the handler is never called by these tests. */
 static void ev_nop(struct sim *sim, void *data, uint64_t arg)
 {
+}
+
+/* Pop the first event of @q, which must be at @time with @arg. */
+static void pop_is(struct evq *q, simtime_t time, uint64_t arg)
+{
+	struct event ev;
+
+	ck_assert(evq_pop(q, &ev));
+	ck_assert_uint_eq(ev.time, time);
+	ck_assert_uint_eq(ev.arg, arg);
 }
 
 /* ---- evq_new / evq_free ------------------------------------------------------------------ */
@@ -228,6 +239,60 @@ START_TEST(evq_peek_time_first)
 }
 END_TEST
 
+/* ---- evq_push_from / evq_dispatch_direct ------------------------------------------------ */
+
+/* At one time, an event pushed as by a later pusher goes after one pushed later by an
+ * earlier pusher; equal pushers keep push order.  A handler at time 10 pushes 0 (as pushed
+ * at 15) and 1 (at 10), then 2 (as at 15): at time 20 they come out 1, 0, 2. */
+START_TEST(evq_push_from_pusher_order)
+{
+	struct evq *q = evq_new();
+
+	evq_push(q, 10, ev_nop, q, 9);
+	pop_is(q, 10, 9);
+	evq_push_from(q, 20, 15, ev_nop, q, 0);
+	evq_push(q, 20, ev_nop, q, 1);
+	evq_push_from(q, 20, 15, ev_nop, q, 2);
+	evq_push(q, 19, ev_nop, q, 3);
+	pop_is(q, 19, 3);
+	pop_is(q, 20, 1);
+	pop_is(q, 20, 0);
+	pop_is(q, 20, 2);
+	evq_free(q);
+}
+END_TEST
+
+/* evq_push is evq_push_from the current time: pushes by handlers in time order keep FIFO. */
+START_TEST(evq_push_from_now_is_push)
+{
+	struct evq *q = evq_new();
+
+	evq_push(q, 5, ev_nop, q, 0);
+	pop_is(q, 5, 0);
+	evq_push(q, 8, ev_nop, q, 1);
+	evq_push_from(q, 8, 5, ev_nop, q, 2);
+	evq_push(q, 8, ev_nop, q, 3);
+	for (uint64_t i = 1; i <= 3; i++)
+		pop_is(q, 8, i);
+	evq_free(q);
+}
+END_TEST
+
+/* A step dispatched without the queue counts and sets the time as a popped one would. */
+START_TEST(evq_dispatch_direct_counts)
+{
+	struct evq *q = evq_new();
+
+	evq_push(q, 100, ev_nop, q, 0);
+	evq_dispatch_direct(q, 40);
+	ck_assert_uint_eq(evq_now(q), 40);
+	ck_assert_uint_eq(q->dispatched, 1);
+	pop_is(q, 100, 0);
+	ck_assert_uint_eq(q->dispatched, 2);
+	evq_free(q);
+}
+END_TEST
+
 /* ---- suite ------------------------------------------------------------------------------- */
 
 static TCase *tcase(Suite *s, const char *name)
@@ -252,6 +317,11 @@ static Suite *evq_suite(void)
 	tcase_add_test(tc, evq_push_total_order_random);
 	tcase_add_test(tc, evq_push_interleaved);
 	tcase_add_test(tc, evq_push_growth);
+	tc = tcase(s, "evq_push_from");
+	tcase_add_test(tc, evq_push_from_pusher_order);
+	tcase_add_test(tc, evq_push_from_now_is_push);
+	tc = tcase(s, "evq_dispatch_direct");
+	tcase_add_test(tc, evq_dispatch_direct_counts);
 	tc = tcase(s, "evq_pop");
 	tcase_add_test(tc, evq_pop_dispatched_count);
 	tcase_add_test(tc, evq_pop_empty_keeps_now);

@@ -300,6 +300,66 @@ START_TEST(run_variant_variants)
 }
 END_TEST
 
+/* ---- run-ahead (runahead.h) ------------------------------------------------------------- */
+
+/* Variant @v of unit-runahead.yaml with run-ahead on and off (the invariant checks off: they
+ * turn run-ahead past queued events off): the same run, statistics and Pareto rows. */
+static void runahead_same(const char *variant, uint64_t *ran_ahead, uint64_t *events)
+{
+	struct scenario *sc = load("unit-runahead.yaml", NULL, 0, false, 0);
+	uint32_t v = tu_variant(sc, variant);
+	struct c2c_err err = {0};
+	struct run_result *on = run_variant(sc, v, false, &err), *off;
+
+	ck_assert_msg(on != NULL, "%s", err.msg);
+	sc->no_run_ahead = true;
+	off = run_variant(sc, v, false, &err);
+	ck_assert_msg(off != NULL, "%s", err.msg);
+	ck_assert(same_run(on, off));
+	ck_assert_uint_eq(off->ran_ahead, 0);
+	*ran_ahead = on->ran_ahead;
+	*events = on->events;
+	run_result_free(on);
+	run_result_free(off);
+	scenario_free(sc);
+}
+
+/* Per-cpu cores run ahead of the shared ones' events, SMT siblings together: most steps of
+ * the run go without the queue (the 8 per-cpu threads make about 4 of every 5 steps, and
+ * all of theirs after the first touches), and the results are the queue's. */
+START_TEST(run_ahead_same_results)
+{
+	uint64_t ahead, events;
+
+	runahead_same("random", &ahead, &events);
+	ck_assert_uint_gt(ahead, events / 2);
+}
+END_TEST
+
+/* Fixed delays keep the per-cpu threads of different cores at equal times all run long:
+ * their step times cannot tell the queue's order of their ties (RA_HISTORY steps back), so
+ * the variant runs again without run-ahead, and the results are still the queue's. */
+START_TEST(run_ahead_lockstep_ties)
+{
+	uint64_t ahead, events;
+
+	runahead_same("lockstep", &ahead, &events);
+	ck_assert_uint_eq(ahead, 0);
+}
+END_TEST
+
+/* With the invariant checks on, steps run only as the queue orders them. */
+START_TEST(run_ahead_off_with_checks)
+{
+	struct scenario *sc = load("unit-runahead.yaml", NULL, 0, false, 0);
+	struct run_result *r = run(sc, 0);
+
+	ck_assert_uint_eq(r->ran_ahead, 0);
+	run_result_free(r);
+	scenario_free(sc);
+}
+END_TEST
+
 /* ---- run_result_free --------------------------------------------------------------------- */
 
 START_TEST(run_result_free_null)
@@ -335,6 +395,10 @@ static Suite *run_suite(void)
 	tcase_add_test(tc, run_variant_seed_changes_run);
 	tcase_add_test(tc, run_variant_seed_without_random);
 	tcase_add_test(tc, run_variant_variants);
+	tc = tcase(s, "run_ahead");
+	tcase_add_test(tc, run_ahead_same_results);
+	tcase_add_test(tc, run_ahead_lockstep_ties);
+	tcase_add_test(tc, run_ahead_off_with_checks);
 	tc = tcase(s, "run_result_free");
 	tcase_add_test(tc, run_result_free_null);
 	return s;
