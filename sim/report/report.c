@@ -151,15 +151,14 @@ bool report_line_shared(const struct mem *m, uint32_t idx)
 
 static uint32_t cpus_union(const struct mem *m, const uint32_t idx[2])
 {
-	uint32_t n = 0, wc = stats_cpu_words(m);
+	uint64_t bits[C2C_MAX_CPUS / 64] = {0};
+	uint32_t n = 0;
 
-	for (uint32_t w = 0; w < wc; w++) {
-		uint64_t x = stats_line_cpus(m, idx[0])[w];
-
-		if (idx[1] != DIR_NONE)
-			x |= stats_line_cpus(m, idx[1])[w];
-		n += (uint32_t)__builtin_popcountll(x);
-	}
+	stats_line_cpus(m, idx[0], bits);
+	if (idx[1] != DIR_NONE)
+		stats_line_cpus(m, idx[1], bits);
+	for (uint32_t w = 0; w < stats_cpu_words(m); w++)
+		n += c2c_popcount(bits[w]);
 	return n;
 }
 
@@ -470,19 +469,17 @@ static const char *site_name(const struct run_result *r, uint32_t site)
 /* The counters of the @n prows at @p summed into *@o; return: how many CPUs touched them. */
 static uint32_t sum_prows(const struct mem *m, const struct prow *p, uint32_t n, struct orow *o)
 {
+	uint64_t bits[C2C_MAX_CPUS / 64] = {0};
 	uint32_t cpus = 0;
 
 	memset(o, 0, sizeof(*o));
 	for (uint32_t k = 0; k < n; k++)
 		for (int c = 0; c < OS_COUNT; c++)
 			o->c[c] += stats_orows(m)[p[k].orow].c[c];
-	for (uint32_t w = 0; w < stats_cpu_words(m); w++) {
-		uint64_t bits = 0;
-
-		for (uint32_t k = 0; k < n; k++)
-			bits |= stats_orow_cpus(m, p[k].orow)[w];
-		cpus += (uint32_t)__builtin_popcountll(bits);
-	}
+	for (uint32_t k = 0; k < n; k++)
+		stats_orow_cpus(m, p[k].orow, bits);
+	for (uint32_t w = 0; w < stats_cpu_words(m); w++)
+		cpus += c2c_popcount(bits[w]);
 	return cpus;
 }
 
