@@ -197,49 +197,49 @@ static int rline_cmp(const void *pa, const void *pb)
 
 /*
  * build_rows - one struct rline per line (per pair with @pair) in first-touch order.  A pair
- * is created by whichever of its lines was touched first; the other joins it.  The shared rows
- * are then moved to the front and sorted.  Return: the array (g_free); *@nr rows, *@nr_shared
- * of them shared.
+ * is created by whichever of its lines was touched first; the other joins it.  Only the shared
+ * rows are kept (in first-touch order), then sorted: a replay touches millions of lines that
+ * one CPU read, and the tables never show them.  Return: the array (g_free) of the *@nr_shared
+ * shared rows; *@nr counts all rows.
  */
 static struct rline *build_rows(const struct mem *m, bool pair, enum report_sort sort,
 				uint32_t *nr, uint32_t *nr_shared)
 {
-	struct rline *v = g_new0(struct rline, stats_nr_lines(m) ? stats_nr_lines(m) : 1);
-	uint32_t n = 0, ns = 0;
+	struct rline *v = NULL, rl;
+	uint32_t n = 0, ns = 0, cap = 0;
 
 	for (uint32_t i = 0; i < stats_nr_lines(m); i++) {
 		uint64_t addr = stats_line_addr(m, i);
 		uint32_t buddy = pair && stats_line_size(m) == 64 ? stats_find_line(m, addr ^ 64)
 								  : DIR_NONE;
-		struct rline *rl;
 
 		if (buddy != DIR_NONE && buddy < i)
 			continue; /* already in its pair */
-		rl = &v[n++];
-		rl->addr = pair ? addr & ~(uint64_t)127 : addr;
-		rl->idx[0] = buddy != DIR_NONE && stats_line_addr(m, buddy) < addr ? buddy : i;
-		rl->idx[1] = buddy == DIR_NONE ? DIR_NONE : rl->idx[0] == i ? buddy : i;
-		for (int k = 0; k < 2 && rl->idx[k] != DIR_NONE; k++) {
+		n++;
+		memset(&rl, 0, sizeof(rl));
+		rl.addr = pair ? addr & ~(uint64_t)127 : addr;
+		rl.idx[0] = buddy != DIR_NONE && stats_line_addr(m, buddy) < addr ? buddy : i;
+		rl.idx[1] = buddy == DIR_NONE ? DIR_NONE : rl.idx[0] == i ? buddy : i;
+		for (int k = 0; k < 2 && rl.idx[k] != DIR_NONE; k++)
+			rl.shared |= report_line_shared(m, rl.idx[k]);
+		if (!rl.shared)
+			continue;
+		for (int k = 0; k < 2 && rl.idx[k] != DIR_NONE; k++)
 			for (int s = 0; s < LS_COUNT; s++)
-				rl->c[s] += stats_line(m, rl->idx[k])[s];
-			rl->shared |= report_line_shared(m, rl->idx[k]);
+				rl.c[s] += stats_line(m, rl.idx[k])[s];
+		rl.cpus = cpus_union(m, rl.idx);
+		rl.key = sort_key(&rl, sort);
+		if (ns == cap) {
+			cap = cap ? 2 * cap : 64;
+			v = g_renew(struct rline, v, cap);
 		}
-		rl->cpus = cpus_union(m, rl->idx);
-		rl->key = sort_key(rl, sort);
+		v[ns++] = rl;
 	}
-	/* Shared rows to the front; their order is set by the sort below, the others' unused. */
-	for (uint32_t i = 0; i < n; i++) {
-		if (v[i].shared) {
-			struct rline t = v[ns];
-
-			v[ns++] = v[i];
-			v[i] = t;
-		}
-	}
-	qsort(v, ns, sizeof(*v), rline_cmp);
+	if (ns)
+		qsort(v, ns, sizeof(*v), rline_cmp);
 	*nr = n;
 	*nr_shared = ns;
-	return v;
+	return v ? v : g_new0(struct rline, 1);
 }
 
 /* The object column of a table row: the lower line's label, and the upper line's too when
