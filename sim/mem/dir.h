@@ -34,6 +34,7 @@ struct dline {
 	uint16_t home;        /* NUMA node the line's memory lives on */
 	uint8_t dirty;        /* the owner's copy is Modified */
 };
+_Static_assert(sizeof(struct dline) == 40, "a directory entry stays 40 bytes");
 
 struct dir {
 	struct dline *line;

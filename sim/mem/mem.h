@@ -161,7 +161,7 @@ void mem_poke(struct mem *m, uint64_t addr, uint32_t size, uint64_t v);
 
 /* mem_line_bytes - the host bytes held for the touched lines: directory entries and slots,
  * values and statistics (per line and per Pareto row).  The caches are per core, not per
- * line, and are left out.  `c2c sim bench` divides it by the lines. */
+ * line, and are left out.  `c2csim bench` divides it by the lines. */
 uint64_t mem_line_bytes(const struct mem *m);
 
 /* mem_watch - ask for on_write calls when @addr's line is written. */

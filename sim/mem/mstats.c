@@ -88,8 +88,10 @@ void mstats_cpuset_grow(struct mstats *s, cpuset_t *set, int cpu)
 
 void mstats_reset_cpus(struct mstats *s)
 {
-	memset(s->cpus, 0xff, sizeof(cpuset_t) * s->nr);
-	memset(s->orow_cpus, 0xff, sizeof(cpuset_t) * s->nr_orows);
+	if (s->nr)
+		memset(s->cpus, 0xff, sizeof(cpuset_t) * s->nr);
+	if (s->nr_orows)
+		memset(s->orow_cpus, 0xff, sizeof(cpuset_t) * s->nr_orows);
 	s->nr_pool = 0;
 }
 
