@@ -20,6 +20,7 @@
 #include "scenario/run.h"
 #include "scenario/runwatch.h"
 #include "scenario/scenario.h"
+#include "yaml/ytree.h"
 
 struct run_args {
 	/* bound to the option table (run_options) */
@@ -343,6 +344,46 @@ static int bench_one(const char *name, uint64_t scale)
 	return 0;
 }
 
+/*
+ * The host memory of line state at scale: 256 CPUs (sapphire-rapids-2s-256) each load and
+ * store 4096 lines of their own, 1 M lines in all, as per-CPU counters are; every 8th line is
+ * then read by a second CPU, as a reader summing them does.  Printed: the bytes the memory
+ * system holds per touched line (mem_line_bytes: directory, values, statistics).
+ */
+#define BENCH_LINES_PER_CPU 4096u
+
+static int bench_line_bytes(void)
+{
+	g_autofree char *path = find_data_file("models/machines/sapphire-rapids-2s-256.yaml");
+	struct c2c_err err = {0};
+	struct yt_node *t = yt_load_file(path, &err);
+	struct machine mc;
+	struct mem *m;
+	simtime_t now = 0;
+
+	if (!t || !machine_load(&mc, t, &err)) {
+		fprintf(stderr, "%s\n", err.msg);
+		yt_free(t);
+		return 2;
+	}
+	m = mem_new(&mc, NULL, false);
+	for (uint32_t i = 0; i < BENCH_LINES_PER_CPU; i++)
+		for (int cpu = 0; cpu < mc.nr_cpus; cpu++, now += mc.cycle) {
+			uint64_t a = ((uint64_t)cpu * BENCH_LINES_PER_CPU + i) << 6;
+
+			now = mem_access(m, cpu, a, 8, MEM_LOAD, 0, now);
+			now = mem_access(m, cpu, a, 8, MEM_STORE, 1, now);
+			if (!(i & 7))
+				now = mem_access(m, (cpu + 1) % mc.nr_cpus, a, 8, MEM_LOAD, 2, now);
+		}
+	printf("line state: %u lines touched by %d CPUs, %.1f bytes per line\n",
+	       stats_nr_lines(m), mc.nr_cpus, (double)mem_line_bytes(m) / stats_nr_lines(m));
+	mem_free(m);
+	machine_release(&mc);
+	yt_free(t);
+	return 0;
+}
+
 struct bench_args {
 	int scale;
 };
@@ -375,7 +416,7 @@ static int cli_bench(const struct cli_cmd *cmd, const char *prog, int argc, char
 	       "sim_us", "host_s", "Macc/s");
 	for (size_t i = 0; i < G_N_ELEMENTS(workloads) && !status; i++)
 		status = bench_one(workloads[i], (uint64_t)a.scale);
-	return status;
+	return status ? status : bench_line_bytes();
 }
 
 static int cli_protocol(const struct cli_cmd *cmd, const char *prog, int argc, char **argv)

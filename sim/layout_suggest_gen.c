@@ -53,19 +53,17 @@ static uint64_t line_traffic(const struct mem *m, uint32_t l)
 /* One Pareto row on byte @off of member @p: loads from sites that only load are reads (by
  * their function); a site that stores is a writer, one that also loads the byte an RMW. */
 static void add_row(const struct run_result *r, const struct orow *o, uint32_t row,
-		    struct mprof *p, uint64_t *rd, uint64_t *wr, uint32_t words)
+		    struct mprof *p, uint64_t *rd, uint64_t *wr)
 {
-	const uint64_t *cpus = stats_orow_cpus(r->mem, row);
-
 	p->loads += o->c[OS_LOADS];
 	p->stores += o->c[OS_STORES];
 	p->hitm += o->c[OS_HITM_LCL] + o->c[OS_HITM_RMT] + o->c[OS_PF_CAUSED_HITM];
 	if (o->c[OS_STORES] && o->c[OS_LOADS])
 		p->rmw += o->c[OS_STORES];
-	for (uint32_t w = 0; w < words; w++) {
-		rd[w] |= o->c[OS_LOADS] ? cpus[w] : 0;
-		wr[w] |= o->c[OS_STORES] ? cpus[w] : 0;
-	}
+	if (o->c[OS_LOADS])
+		stats_orow_cpus(r->mem, row, rd);
+	if (o->c[OS_STORES])
+		stats_orow_cpus(r->mem, row, wr);
 	if (o->c[OS_LOADS] || o->c[OS_STORES]) {
 		char *fn = site_fn(r, o->site);
 
@@ -84,7 +82,7 @@ static uint32_t popcount(const uint64_t *w, uint32_t words)
 	uint32_t n = 0;
 
 	for (uint32_t i = 0; i < words; i++)
-		n += (uint32_t)__builtin_popcountll(w[i]);
+		n += c2c_popcount(w[i]);
 	return n;
 }
 
@@ -136,7 +134,7 @@ bool suggest_profile(struct search *s, const struct run_result *r)
 			if (ob && ob->type && !strcmp(ob->type, s->o->strct) &&
 			    (m = member_at(l, a - ob->base)) < l->nr)
 				add_row(r, &rows[o], o, &s->prof[m], rd + (size_t)m * words,
-					wr + (size_t)m * words, words);
+					wr + (size_t)m * words);
 		}
 	}
 	heat(s, r);

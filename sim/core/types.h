@@ -14,6 +14,13 @@ typedef uint64_t simtime_t;
  * for the interpreter's sentinels (interp.h). */
 #define SIMTIME_MAX ((simtime_t)INT64_MAX)
 
+/* c2c_popcount - the bits set in @x: one POPCNT instruction where meson found it (-mpopcnt,
+ * meson.build), else the compiler's bit-twiddling fallback. */
+static inline uint32_t c2c_popcount(uint64_t x)
+{
+	return (uint32_t)__builtin_popcountll(x);
+}
+
 /* simtime_add - *@out = @a + @b.  Return: false when the sum passes SIMTIME_MAX. */
 static inline bool simtime_add(simtime_t a, simtime_t b, simtime_t *out)
 {

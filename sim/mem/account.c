@@ -43,8 +43,8 @@ void acct_demand(struct mem *m, const struct req *rq, const struct outcome *o, u
 	struct line_stats *ls = &m->st.line[o->line];
 	struct orow *row = &m->st.orow[orow];
 
-	m->st.cpus[(size_t)o->line * m->st.words_cpu + (rq->cpu >> 6)] |= 1ull << (rq->cpu & 63);
-	m->st.orow_cpus[(size_t)orow * m->st.words_cpu + (rq->cpu >> 6)] |= 1ull << (rq->cpu & 63);
+	mstats_add_cpu(&m->st, &m->st.cpus[o->line], rq->cpu);
+	mstats_add_cpu(&m->st, &m->st.orow_cpus[orow], rq->cpu);
 	if (rq->event != EV_STORE)
 		account_load(ls, row, o, o->done - rq->now);
 	if (rq->event != EV_LOAD) {

@@ -18,7 +18,10 @@ void dir_init(struct dir *d, int nr_cores)
 	d->words_core = (uint32_t)(nr_cores + 63) / 64;
 	d->cap = 1024;
 	d->line = g_new(struct dline, d->cap);
-	d->sharers = g_new0(uint64_t, (size_t)d->cap * d->words_core);
+	/* Entries are zeroed as they are made (dir_insert): the capacity beyond them is never
+	 * written, so the host does not back it with pages. */
+	d->sharers = g_new(uint64_t, (size_t)d->cap * d->words_core);
+	d->memo_addr = UINT64_MAX; /* no line address: those are multiples of 64 */
 	d->slot_mask = 2 * d->cap - 1;
 	d->slot = g_new(uint32_t, d->slot_mask + 1);
 	memset(d->slot, 0xff, sizeof(uint32_t) * (d->slot_mask + 1));
@@ -45,13 +48,9 @@ uint32_t dir_find(const struct dir *d, uint64_t addr)
 /* Double the entry arrays and rebuild the slots; the load factor stays at most 1/2. */
 static void dir_grow(struct dir *d)
 {
-	uint32_t old = d->cap;
-
 	d->cap *= 2;
 	d->line = g_renew(struct dline, d->line, d->cap);
 	d->sharers = g_renew(uint64_t, d->sharers, (size_t)d->cap * d->words_core);
-	memset(d->sharers + (size_t)old * d->words_core, 0,
-	       sizeof(uint64_t) * (size_t)old * d->words_core);
 	g_free(d->slot);
 	d->slot_mask = 2 * d->cap - 1;
 	d->slot = g_new(uint32_t, d->slot_mask + 1);
@@ -74,8 +73,15 @@ uint32_t dir_insert(struct dir *d, uint64_t addr, uint16_t home)
 		dir_grow(d);
 	idx = d->nr++;
 	d->line[idx] = (struct dline){.addr = addr, .owner = -1, .home = home};
+	memset(dir_sharers(d, idx), 0, sizeof(uint64_t) * d->words_core);
 	for (s = hash_line(addr) & d->slot_mask; d->slot[s] != DIR_NONE; s = (s + 1) & d->slot_mask)
 		;
 	d->slot[s] = idx;
 	return idx;
+}
+
+uint64_t dir_bytes(const struct dir *d)
+{
+	return (uint64_t)d->nr * (sizeof(struct dline) + sizeof(uint64_t) * d->words_core) +
+	       sizeof(uint32_t) * ((uint64_t)d->slot_mask + 1);
 }

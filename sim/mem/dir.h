@@ -23,16 +23,18 @@
 
 #define DIR_NONE UINT32_MAX
 
+/* 40 bytes: owner and sharer count fit 16 bits (C2C_MAX_CPUS cores at most). */
 struct dline {
 	uint64_t addr;        /* line address */
 	simtime_t busy_until; /* the line is held by a transfer until then */
 	uint64_t version;     /* value epoch: bumped by every store */
 	uint64_t llc_valid;   /* bit s: socket s's LLC holds a current copy */
-	int32_t owner;        /* core holding E or M, -1 for none */
-	uint32_t nr_sharers;  /* cores holding any valid copy */
+	int16_t owner;        /* core holding E or M, -1 for none */
+	uint16_t nr_sharers;  /* cores holding any valid copy */
 	uint16_t home;        /* NUMA node the line's memory lives on */
 	uint8_t dirty;        /* the owner's copy is Modified */
 };
+_Static_assert(sizeof(struct dline) == 40, "a directory entry stays 40 bytes");
 
 struct dir {
 	struct dline *line;
@@ -41,6 +43,10 @@ struct dir {
 	uint32_t words_core;
 	uint32_t *slot;       /* hash slots: line index or DIR_NONE */
 	uint32_t slot_mask;
+	/* The line found last (dir_lookup): an access's value read, value write and request
+	 * all ask for the same line, so only the first of them walks the hash. */
+	uint64_t memo_addr;
+	uint32_t memo_idx;
 };
 
 /* dir_init - an empty directory for @nr_cores cores.  Can't fail. */
@@ -49,6 +55,25 @@ void dir_release(struct dir *d);
 
 /* dir_find - the index of @addr's entry, or DIR_NONE. */
 uint32_t dir_find(const struct dir *d, uint64_t addr);
+
+/* dir_lookup - dir_find() that remembers what it found: asking again for the same line costs
+ * one comparison.  Entries are never removed, so a remembered index stays valid. */
+static inline uint32_t dir_lookup(struct dir *d, uint64_t addr)
+{
+	uint32_t idx;
+
+	if (d->memo_addr == addr)
+		return d->memo_idx;
+	idx = dir_find(d, addr);
+	if (idx != DIR_NONE) {
+		d->memo_addr = addr;
+		d->memo_idx = idx;
+	}
+	return idx;
+}
+
+/* dir_bytes - host bytes the directory holds for its entries (entries, sharers, slots). */
+uint64_t dir_bytes(const struct dir *d);
 
 /* dir_insert - a new entry for @addr (which must be absent), initialised empty with @home.
  * Return: its index.  Can't fail.  Pointers into d->line may move: re-derive them. */

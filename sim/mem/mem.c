@@ -40,30 +40,30 @@ static simtime_t demand(struct mem *m, int cpu, uint64_t addr, int event, uint32
 	return o.done;
 }
 
+/* One access's part on one line; *idx gets the line (DIR_NONE when the run failed). */
 static simtime_t access_line(struct mem *m, int cpu, uint64_t addr, enum mem_op op,
-			     uint32_t site, uint32_t caller, simtime_t now)
+			     uint32_t site, uint32_t caller, simtime_t now, uint32_t *idx)
 {
 	simtime_t t, done;
-	uint32_t idx;
 
 	switch (op) {
 	case MEM_LOAD:
-		return demand(m, cpu, addr, EV_LOAD, site, caller, now, &idx);
+		return demand(m, cpu, addr, EV_LOAD, site, caller, now, idx);
 	case MEM_STORE:
 		t = sb_slot(m, cpu, now);
-		sb_push(m, cpu, demand(m, cpu, addr, EV_STORE, site, caller, t, &idx));
+		sb_push(m, cpu, demand(m, cpu, addr, EV_STORE, site, caller, t, idx));
 		return t + m->mc->cycle;
 	case MEM_RMW:
-		return demand(m, cpu, addr, EV_RMW, site, caller, now, &idx) + m->mc->cycle;
+		return demand(m, cpu, addr, EV_RMW, site, caller, now, idx) + m->mc->cycle;
 	case MEM_LOCKED_RMW:
 		/* It starts once every buffered store has committed (the buffer is then empty:
 		 * sb_slot drops entries whose commit time has passed). */
 		t = mem_sb_drained(m, cpu, now);
-		done = demand(m, cpu, addr, EV_RMW, site, caller, t, &idx) + m->mc->locked_rmw;
-		if (idx != DIR_NONE) {
+		done = demand(m, cpu, addr, EV_RMW, site, caller, t, idx) + m->mc->locked_rmw;
+		if (*idx != DIR_NONE) {
 			/* The line stays with us until the locked operation completes. */
-			tm_hold(&m->dir.line[idx], done);
-			acct_locked(m, idx);
+			tm_hold(&m->dir.line[*idx], done);
+			acct_locked(m, *idx);
 		}
 		return done;
 	default:
@@ -76,13 +76,17 @@ simtime_t mem_access_from(struct mem *m, int cpu, uint64_t addr, uint32_t size, 
 {
 	uint64_t end = addr + (size ? size : 1) - 1;
 	simtime_t t = now;
+	uint32_t idx;
 
 	assert(cpu >= 0 && cpu < m->mc->nr_cpus);
+	m->last_line = DIR_NONE;
 	if (m->failed)
 		return now;
 	/* An access crossing a line boundary touches each line in turn. */
 	for (uint64_t a = addr; !m->failed; a = ((a >> m->gshift) + 1) << m->gshift) {
-		t = access_line(m, cpu, a, op, site, caller, t);
+		t = access_line(m, cpu, a, op, site, caller, t, &idx);
+		if (a == addr)
+			m->last_line = idx;
 		if ((a >> m->gshift) == (end >> m->gshift))
 			break;
 	}
@@ -117,6 +121,7 @@ struct mem *mem_new(const struct machine *mc, const struct objmap *objs, bool ch
 	m->mc = mc;
 	m->objs = objs;
 	m->check = check;
+	m->last_line = DIR_NONE;
 	m->gshift = mc->pf.pair_granule ? 7 : 6;
 	m->gsize = 1ull << m->gshift;
 	dir_init(&m->dir, mc->nr_cores);
@@ -141,7 +146,8 @@ void mem_free(struct mem *m)
 	g_free(m->sb);
 	g_free(m->sb_ring);
 	mstats_release(&m->st);
-	g_free(m->data);
+	g_free(m->val_of);
+	g_free(m->vals);
 	g_free(m->watched);
 	dir_release(&m->dir);
 	g_free(m);
@@ -163,6 +169,11 @@ int mem_state(const struct mem *m, int core, uint64_t addr)
 	struct cway *w = pcache_lookup(&m->core[core].l2, mem_line_addr(m, addr));
 
 	return w ? w->state : MESI_I;
+}
+
+uint64_t mem_line_bytes(const struct mem *m)
+{
+	return dir_bytes(&m->dir) + mem_values_bytes(m) + mstats_bytes(&m->st);
 }
 
 uint32_t mem_line(const struct mem *m, uint64_t addr)

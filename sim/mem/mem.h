@@ -103,12 +103,15 @@ struct mem {
 	uint64_t act_count[ACT_COUNT]; /* protocol actions executed (tests read these) */
 	uint64_t oact_count[OACT_COUNT]; /* owner's-side actions executed */
 
-	uint8_t *data;          /* gsize bytes per directory line: the values in memory */
-	uint32_t data_cap;      /* lines the data array holds */
+	uint32_t *val_of;       /* per line: its block in vals, DIR_NONE if never written */
+	uint32_t val_cap;       /* lines val_of holds */
+	uint8_t *vals;          /* gsize bytes per written line: the values in memory */
+	uint32_t nr_vals, cap_vals;
 	uint8_t *watched;       /* per line: writes are reported (on_write): spinning waiters */
 	uint32_t watched_cap;
 	simtime_t last_done;    /* completion of the last demand request (a store's commit) */
 	int last_src;           /* where its data came from (enum ld_src) */
+	uint32_t last_line;     /* directory index of the last access's first line, or DIR_NONE */
 	/* Called when a store or RMW writes a line marked watched (spinning lock waiters). */
 	void (*on_write)(void *data, uint32_t line, simtime_t when);
 	void *on_write_data;
@@ -165,6 +168,11 @@ uint64_t mem_peek(struct mem *m, uint64_t addr, uint32_t size);
 
 /* mem_poke - write @v into [@addr, @addr + @size).  Timing-free.  Can't fail. */
 void mem_poke(struct mem *m, uint64_t addr, uint32_t size, uint64_t v);
+
+/* mem_line_bytes - the host bytes held for the touched lines: directory entries and slots,
+ * values and statistics (per line and per Pareto row).  The caches are per core, not per
+ * line, and are left out.  `c2csim bench` divides it by the lines. */
+uint64_t mem_line_bytes(const struct mem *m);
 
 /* mem_watch - ask for on_write calls when @addr's line is written. */
 void mem_watch(struct mem *m, uint64_t addr);

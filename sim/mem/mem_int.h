@@ -73,6 +73,9 @@ static inline bool mem_watched(const struct mem *m, uint32_t idx)
 	return idx < m->watched_cap && m->watched[idx];
 }
 
+/* mem_values_bytes - host bytes of the values (values.c). */
+uint64_t mem_values_bytes(const struct mem *m);
+
 /* sbuf.c */
 /* sb_slot - the time a store issued at @now gets a store-buffer entry (a full buffer stalls
  * until its oldest store commits). */

@@ -10,10 +10,9 @@ void mem_stats_reset(struct mem *m)
 
 	for (uint32_t i = 0; i < s->nr; i++)
 		memset(s->line[i].c, 0, sizeof(s->line[i].c));
-	memset(s->cpus, 0, sizeof(uint64_t) * (size_t)s->nr * s->words_cpu);
 	for (uint32_t r = 0; r < s->nr_orows; r++)
 		memset(s->orow[r].c, 0, sizeof(s->orow[r].c));
-	memset(s->orow_cpus, 0, sizeof(uint64_t) * (size_t)s->nr_orows * s->words_cpu);
+	mstats_reset_cpus(s);
 	s->accesses = 0;
 	memset(m->act_count, 0, sizeof(m->act_count));
 	memset(m->oact_count, 0, sizeof(m->oact_count));

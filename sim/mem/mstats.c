@@ -20,6 +20,7 @@ void mstats_release(struct mstats *s)
 	g_free(s->orow);
 	g_free(s->orow_cpus);
 	g_free(s->orow_slot);
+	g_free(s->cpu_pool);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -27,16 +28,13 @@ void mstats_add_line(struct mstats *s, uint32_t idx, uint32_t obj)
 {
 	g_assert(idx == s->nr);
 	if (s->nr == s->cap) {
-		uint32_t old = s->cap;
-
-		s->cap = old ? 2 * old : 1024;
+		s->cap = s->cap ? 2 * s->cap : 1024;
 		s->line = g_renew(struct line_stats, s->line, s->cap);
 		s->obj = g_renew(uint32_t, s->obj, s->cap);
-		s->cpus = g_renew(uint64_t, s->cpus, (size_t)s->cap * s->words_cpu);
-		memset(s->cpus + (size_t)old * s->words_cpu, 0,
-		       sizeof(uint64_t) * (size_t)(s->cap - old) * s->words_cpu);
+		s->cpus = g_renew(cpuset_t, s->cpus, s->cap);
 	}
 	memset(&s->line[idx], 0, sizeof(s->line[idx]));
+	s->cpus[idx] = CPUSET_NONE;
 	s->line[idx].first_orow = DIR_NONE;
 	s->obj[idx] = obj;
 	s->nr++;
@@ -72,19 +70,72 @@ uint32_t stats_line_obj(const struct mem *m, uint32_t l)
 	return m->st.obj[l];
 }
 
-const uint64_t *stats_line_cpus(const struct mem *m, uint32_t l)
+void mstats_cpuset_grow(struct mstats *s, cpuset_t *set, int cpu)
 {
-	return &m->st.cpus[(size_t)l * m->st.words_cpu];
+	uint32_t one = *set & ~CPUSET_ONE;
+	uint64_t *w;
+
+	if (s->nr_pool == s->cap_pool) {
+		s->cap_pool = s->cap_pool ? 2 * s->cap_pool : 256;
+		s->cpu_pool = g_renew(uint64_t, s->cpu_pool, (size_t)s->cap_pool * s->words_cpu);
+	}
+	w = &s->cpu_pool[(size_t)s->nr_pool * s->words_cpu];
+	memset(w, 0, sizeof(uint64_t) * s->words_cpu);
+	w[one >> 6] |= 1ull << (one & 63);
+	w[cpu >> 6] |= 1ull << (cpu & 63);
+	*set = s->nr_pool++;
+}
+
+void mstats_reset_cpus(struct mstats *s)
+{
+	if (s->nr)
+		memset(s->cpus, 0xff, sizeof(cpuset_t) * s->nr);
+	if (s->nr_orows)
+		memset(s->orow_cpus, 0xff, sizeof(cpuset_t) * s->nr_orows);
+	s->nr_pool = 0;
+}
+
+uint64_t mstats_bytes(const struct mstats *s)
+{
+	return (uint64_t)s->nr * (sizeof(struct line_stats) + sizeof(cpuset_t) + sizeof(uint32_t)) +
+	       (uint64_t)s->nr_orows * (sizeof(struct orow) + sizeof(cpuset_t)) +
+	       (s->orow_slot ? sizeof(uint32_t) * ((uint64_t)s->orow_mask + 1) : 0) +
+	       sizeof(uint64_t) * (uint64_t)s->nr_pool * s->words_cpu;
+}
+
+/* Add the CPUs of @set to @bits. */
+static void cpuset_or(const struct mstats *s, cpuset_t set, uint64_t *bits)
+{
+	if (set == CPUSET_NONE)
+		return;
+	if (set & CPUSET_ONE) {
+		set &= ~CPUSET_ONE;
+		bits[set >> 6] |= 1ull << (set & 63);
+		return;
+	}
+	for (uint32_t w = 0; w < s->words_cpu; w++)
+		bits[w] |= s->cpu_pool[(size_t)set * s->words_cpu + w];
+}
+
+static uint32_t cpuset_count(const struct mstats *s, cpuset_t set)
+{
+	uint32_t n = 0;
+
+	if (set == CPUSET_NONE || set & CPUSET_ONE)
+		return set != CPUSET_NONE;
+	for (uint32_t w = 0; w < s->words_cpu; w++)
+		n += c2c_popcount(s->cpu_pool[(size_t)set * s->words_cpu + w]);
+	return n;
+}
+
+void stats_line_cpus(const struct mem *m, uint32_t l, uint64_t *bits)
+{
+	cpuset_or(&m->st, m->st.cpus[l], bits);
 }
 
 uint32_t stats_line_nr_cpus(const struct mem *m, uint32_t l)
 {
-	const uint64_t *c = stats_line_cpus(m, l);
-	uint32_t n = 0;
-
-	for (uint32_t w = 0; w < m->st.words_cpu; w++)
-		n += (uint32_t)__builtin_popcountll(c[w]);
-	return n;
+	return cpuset_count(&m->st, m->st.cpus[l]);
 }
 
 uint32_t stats_cpu_words(const struct mem *m)
@@ -117,9 +168,14 @@ const struct orow *stats_orows(const struct mem *m)
 	return m->st.orow;
 }
 
-const uint64_t *stats_orow_cpus(const struct mem *m, uint32_t o)
+void stats_orow_cpus(const struct mem *m, uint32_t o, uint64_t *bits)
 {
-	return &m->st.orow_cpus[(size_t)o * m->st.words_cpu];
+	cpuset_or(&m->st, m->st.orow_cpus[o], bits);
+}
+
+uint32_t stats_orow_nr_cpus(const struct mem *m, uint32_t o)
+{
+	return cpuset_count(&m->st, m->st.orow_cpus[o]);
 }
 
 /* ------------------------------------------------------------------ Pareto rows */
@@ -199,12 +255,12 @@ uint32_t mstats_orow(struct mstats *s, uint32_t line, uint8_t off, uint32_t site
 	if (s->nr_orows == s->cap_orows) {
 		s->cap_orows = s->cap_orows ? 2 * s->cap_orows : 256;
 		s->orow = g_renew(struct orow, s->orow, s->cap_orows);
-		s->orow_cpus = g_renew(uint64_t, s->orow_cpus, (size_t)s->cap_orows * s->words_cpu);
+		s->orow_cpus = g_renew(cpuset_t, s->orow_cpus, s->cap_orows);
 		slots_grow(s);
 	}
 	r = s->nr_orows++;
 	memset(&s->orow[r], 0, sizeof(s->orow[r]));
-	memset(&s->orow_cpus[(size_t)r * s->words_cpu], 0, sizeof(uint64_t) * s->words_cpu);
+	s->orow_cpus[r] = CPUSET_NONE;
 	s->orow[r].line = line;
 	s->orow[r].off = off;
 	s->orow[r].site = site;

@@ -1,8 +1,11 @@
 /*
  * values.c - the bytes in memory: the value each line holds as the last write left it.
  *
- * Timing-free: the interpreter pairs a peek or poke with an access.  The bytes of a line are
- * kept per directory entry (gsize bytes each), grown with the directory.
+ * Timing-free: the interpreter pairs a peek or poke with an access.  Most touched lines are
+ * only ever read (a reader walking per-CPU counters reads thousands of lines nobody wrote), so
+ * the bytes live in a pool of gsize-byte blocks that a line gets at its first write; a line
+ * without one reads as zero.  Per line the cost is the 4-byte pool index.  Each call looks its
+ * line up once (dir_lookup: the access that follows finds it remembered).
  */
 #include "mem/mem_int.h"
 
@@ -10,43 +13,90 @@
 #include <glib.h>
 #include <string.h>
 
-/* The bytes of line @idx, growing the array with the directory. */
+/* The pool block of line @idx, DIR_NONE when the line was never written. */
+static uint32_t val_block(const struct mem *m, uint32_t idx)
+{
+	return idx < m->val_cap ? m->val_of[idx] : DIR_NONE;
+}
+
+/* The bytes of line @idx, given a (zeroed) block at its first write. */
 static uint8_t *line_bytes(struct mem *m, uint32_t idx)
 {
-	if (idx >= m->data_cap) {
-		uint32_t old = m->data_cap;
+	if (idx >= m->val_cap) {
+		uint32_t old = m->val_cap;
 
-		m->data_cap = m->dir.cap;
-		m->data = g_renew(uint8_t, m->data, (size_t)m->data_cap * m->gsize);
-		memset(m->data + (size_t)old * m->gsize, 0, (size_t)(m->data_cap - old) * m->gsize);
+		m->val_cap = m->dir.cap;
+		m->val_of = g_renew(uint32_t, m->val_of, m->val_cap);
+		memset(m->val_of + old, 0xff, sizeof(uint32_t) * (m->val_cap - old));
 	}
-	return &m->data[(size_t)idx * m->gsize];
+	if (m->val_of[idx] == DIR_NONE) {
+		if (m->nr_vals == m->cap_vals) {
+			m->cap_vals = m->cap_vals ? 2 * m->cap_vals : 256;
+			m->vals = g_renew(uint8_t, m->vals, (size_t)m->cap_vals * m->gsize);
+		}
+		m->val_of[idx] = m->nr_vals++;
+		memset(&m->vals[(size_t)m->val_of[idx] * m->gsize], 0, m->gsize);
+	}
+	return &m->vals[(size_t)m->val_of[idx] * m->gsize];
+}
+
+/* Bytes [@off, @off + @n) of the line at @la, little-endian from bit @shift of the result. */
+static uint64_t peek_line(struct mem *m, uint64_t la, uint32_t off, uint32_t n, uint32_t shift)
+{
+	uint32_t idx = dir_lookup(&m->dir, la), b = idx == DIR_NONE ? DIR_NONE : val_block(m, idx);
+	const uint8_t *p;
+	uint64_t v = 0;
+
+	if (b == DIR_NONE)
+		return 0;
+	p = &m->vals[(size_t)b * m->gsize + off];
+	for (uint32_t i = 0; i < n; i++)
+		v |= (uint64_t)p[i] << (8 * i);
+	return v << shift;
+}
+
+static void poke_line(struct mem *m, uint64_t la, uint32_t off, uint32_t n, uint64_t v)
+{
+	uint8_t *p = line_bytes(m, mem_line_index(m, la)) + off;
+
+	for (uint32_t i = 0; i < n; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+
+/* How many of the @size bytes at @addr lie in its first line (the rest are in the next). */
+static uint32_t first_part(const struct mem *m, uint64_t addr, uint32_t size)
+{
+	uint64_t room = m->gsize - (addr & (m->gsize - 1));
+
+	return size < room ? size : (uint32_t)room;
 }
 
 uint64_t mem_peek(struct mem *m, uint64_t addr, uint32_t size)
 {
-	uint64_t v = 0;
+	uint32_t n = first_part(m, addr, size);
+	uint64_t v;
 
 	assert(size <= 8);
-	for (uint32_t b = 0; b < size; b++) {
-		uint64_t a = addr + b;
-		uint32_t idx = dir_find(&m->dir, mem_line_addr(m, a));
-
-		if (idx != DIR_NONE)
-			v |= (uint64_t)line_bytes(m, idx)[a & (m->gsize - 1)] << (8 * b);
-	}
+	v = n ? peek_line(m, mem_line_addr(m, addr), (uint32_t)(addr & (m->gsize - 1)), n, 0) : 0;
+	if (n < size)
+		v |= peek_line(m, mem_line_addr(m, addr + n), 0, size - n, 8 * n);
 	return v;
 }
 
 void mem_poke(struct mem *m, uint64_t addr, uint32_t size, uint64_t v)
 {
-	assert(size <= 8);
-	for (uint32_t b = 0; b < size; b++) {
-		uint64_t a = addr + b;
+	uint32_t n = first_part(m, addr, size);
 
-		line_bytes(m, mem_line_index(m, mem_line_addr(m, a)))[a & (m->gsize - 1)] =
-			(uint8_t)(v >> (8 * b));
-	}
+	assert(size <= 8);
+	if (n)
+		poke_line(m, mem_line_addr(m, addr), (uint32_t)(addr & (m->gsize - 1)), n, v);
+	if (n < size)
+		poke_line(m, mem_line_addr(m, addr + n), 0, size - n, v >> (8 * n));
+}
+
+uint64_t mem_values_bytes(const struct mem *m)
+{
+	return sizeof(uint32_t) * (uint64_t)m->dir.nr + (uint64_t)m->nr_vals * m->gsize;
 }
 
 void mem_watch(struct mem *m, uint64_t addr)

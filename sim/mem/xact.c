@@ -38,7 +38,7 @@ int mem_others(const struct mem *m, uint32_t idx, int core, int own)
 
 uint32_t mem_line_index(struct mem *m, uint64_t la)
 {
-	uint32_t idx = dir_find(&m->dir, la);
+	uint32_t idx = dir_lookup(&m->dir, la);
 
 	if (idx == DIR_NONE) {
 		if (m->lim && m->dir.nr >= m->lim->lines && !m->failed) {
@@ -286,7 +286,7 @@ static void apply_next_own(struct mem *m, const struct req *rq, uint32_t idx, in
 	}
 	dir_add_sharer(&m->dir, idx, rq->core);
 	if (next_own == MESI_E || next_own == MESI_M) {
-		dl->owner = rq->core;
+		dl->owner = (int16_t)rq->core;
 		dl->dirty = next_own == MESI_M;
 	}
 }

@@ -57,7 +57,7 @@ simtime_t it_access(struct ptask *t, uint64_t addr, uint32_t size, enum mem_op o
 {
 	struct mem *m = t->w->mem;
 	simtime_t next = mem_access_from(m, t->cpu, addr, size, op, site, caller_site(t), now);
-	uint32_t idx = mem_line(m, addr);
+	uint32_t idx = m->last_line; /* the access's line: no second directory lookup */
 
 	if (idx != DIR_NONE) {
 		if (idx >= t->line_stamp_cap) {

@@ -414,11 +414,9 @@ static void offsets_row(FILE *f, const struct run_result *r, uint32_t o)
 	const struct objmap *om = run_objs(r);
 	/* The object holding this very byte: a line may hold several (that is false sharing). */
 	uint32_t obj = om ? objmap_find(om, la + row->off) : stats_line_obj(m, row->line);
-	uint32_t cpus = 0;
+	uint32_t cpus = stats_orow_nr_cpus(m, o);
 	char *member;
 
-	for (uint32_t k = 0; k < stats_cpu_words(m); k++)
-		cpus += (uint32_t)__builtin_popcountll(stats_orow_cpus(m, o)[k]);
 	csv_lead(f, r, la, obj_at(om, obj));
 	member = objmap_member(om, obj, la + row->off);
 	fputc(',', f);

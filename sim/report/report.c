@@ -151,15 +151,14 @@ bool report_line_shared(const struct mem *m, uint32_t idx)
 
 static uint32_t cpus_union(const struct mem *m, const uint32_t idx[2])
 {
-	uint32_t n = 0, wc = stats_cpu_words(m);
+	uint64_t bits[C2C_MAX_CPUS / 64] = {0};
+	uint32_t n = 0;
 
-	for (uint32_t w = 0; w < wc; w++) {
-		uint64_t x = stats_line_cpus(m, idx[0])[w];
-
-		if (idx[1] != DIR_NONE)
-			x |= stats_line_cpus(m, idx[1])[w];
-		n += (uint32_t)__builtin_popcountll(x);
-	}
+	stats_line_cpus(m, idx[0], bits);
+	if (idx[1] != DIR_NONE)
+		stats_line_cpus(m, idx[1], bits);
+	for (uint32_t w = 0; w < stats_cpu_words(m); w++)
+		n += c2c_popcount(bits[w]);
 	return n;
 }
 
@@ -198,49 +197,49 @@ static int rline_cmp(const void *pa, const void *pb)
 
 /*
  * build_rows - one struct rline per line (per pair with @pair) in first-touch order.  A pair
- * is created by whichever of its lines was touched first; the other joins it.  The shared rows
- * are then moved to the front and sorted.  Return: the array (g_free); *@nr rows, *@nr_shared
- * of them shared.
+ * is created by whichever of its lines was touched first; the other joins it.  Only the shared
+ * rows are kept (in first-touch order), then sorted: a replay touches millions of lines that
+ * one CPU read, and the tables never show them.  Return: the array (g_free) of the *@nr_shared
+ * shared rows; *@nr counts all rows.
  */
 static struct rline *build_rows(const struct mem *m, bool pair, enum report_sort sort,
 				uint32_t *nr, uint32_t *nr_shared)
 {
-	struct rline *v = g_new0(struct rline, stats_nr_lines(m) ? stats_nr_lines(m) : 1);
-	uint32_t n = 0, ns = 0;
+	struct rline *v = NULL, rl;
+	uint32_t n = 0, ns = 0, cap = 0;
 
 	for (uint32_t i = 0; i < stats_nr_lines(m); i++) {
 		uint64_t addr = stats_line_addr(m, i);
 		uint32_t buddy = pair && stats_line_size(m) == 64 ? stats_find_line(m, addr ^ 64)
 								  : DIR_NONE;
-		struct rline *rl;
 
 		if (buddy != DIR_NONE && buddy < i)
 			continue; /* already in its pair */
-		rl = &v[n++];
-		rl->addr = pair ? addr & ~(uint64_t)127 : addr;
-		rl->idx[0] = buddy != DIR_NONE && stats_line_addr(m, buddy) < addr ? buddy : i;
-		rl->idx[1] = buddy == DIR_NONE ? DIR_NONE : rl->idx[0] == i ? buddy : i;
-		for (int k = 0; k < 2 && rl->idx[k] != DIR_NONE; k++) {
+		n++;
+		memset(&rl, 0, sizeof(rl));
+		rl.addr = pair ? addr & ~(uint64_t)127 : addr;
+		rl.idx[0] = buddy != DIR_NONE && stats_line_addr(m, buddy) < addr ? buddy : i;
+		rl.idx[1] = buddy == DIR_NONE ? DIR_NONE : rl.idx[0] == i ? buddy : i;
+		for (int k = 0; k < 2 && rl.idx[k] != DIR_NONE; k++)
+			rl.shared |= report_line_shared(m, rl.idx[k]);
+		if (!rl.shared)
+			continue;
+		for (int k = 0; k < 2 && rl.idx[k] != DIR_NONE; k++)
 			for (int s = 0; s < LS_COUNT; s++)
-				rl->c[s] += stats_line(m, rl->idx[k])[s];
-			rl->shared |= report_line_shared(m, rl->idx[k]);
+				rl.c[s] += stats_line(m, rl.idx[k])[s];
+		rl.cpus = cpus_union(m, rl.idx);
+		rl.key = sort_key(&rl, sort);
+		if (ns == cap) {
+			cap = cap ? 2 * cap : 64;
+			v = g_renew(struct rline, v, cap);
 		}
-		rl->cpus = cpus_union(m, rl->idx);
-		rl->key = sort_key(rl, sort);
+		v[ns++] = rl;
 	}
-	/* Shared rows to the front; their order is set by the sort below, the others' unused. */
-	for (uint32_t i = 0; i < n; i++) {
-		if (v[i].shared) {
-			struct rline t = v[ns];
-
-			v[ns++] = v[i];
-			v[i] = t;
-		}
-	}
-	qsort(v, ns, sizeof(*v), rline_cmp);
+	if (ns)
+		qsort(v, ns, sizeof(*v), rline_cmp);
 	*nr = n;
 	*nr_shared = ns;
-	return v;
+	return v ? v : g_new0(struct rline, 1);
 }
 
 /* The object column of a table row: the lower line's label, and the upper line's too when
@@ -470,19 +469,17 @@ static const char *site_name(const struct run_result *r, uint32_t site)
 /* The counters of the @n prows at @p summed into *@o; return: how many CPUs touched them. */
 static uint32_t sum_prows(const struct mem *m, const struct prow *p, uint32_t n, struct orow *o)
 {
+	uint64_t bits[C2C_MAX_CPUS / 64] = {0};
 	uint32_t cpus = 0;
 
 	memset(o, 0, sizeof(*o));
 	for (uint32_t k = 0; k < n; k++)
 		for (int c = 0; c < OS_COUNT; c++)
 			o->c[c] += stats_orows(m)[p[k].orow].c[c];
-	for (uint32_t w = 0; w < stats_cpu_words(m); w++) {
-		uint64_t bits = 0;
-
-		for (uint32_t k = 0; k < n; k++)
-			bits |= stats_orow_cpus(m, p[k].orow)[w];
-		cpus += (uint32_t)__builtin_popcountll(bits);
-	}
+	for (uint32_t k = 0; k < n; k++)
+		stats_orow_cpus(m, p[k].orow, bits);
+	for (uint32_t w = 0; w < stats_cpu_words(m); w++)
+		cpus += c2c_popcount(bits[w]);
 	return cpus;
 }
 

@@ -365,6 +365,24 @@ static void check_arrived_is_hit(struct run *r)
 	ck_assert_uint_eq(line_stat(r->m, A, LS_LD_L1), 1);
 }
 
+/* ---------------------------------------------------------------- CPU sets */
+
+/* A line's (and its Pareto row's) CPUs are those that made demand accesses to it, once each. */
+static void check_line_cpus(struct run *r)
+{
+	uint32_t a = mem_line(r->m, A), c = mem_line(r->m, C), o = stats_line_first_orow(r->m, a);
+	uint64_t bits[C2C_MAX_CPUS / 64] = {0};
+
+	ck_assert_uint_eq(stats_line_nr_cpus(r->m, a), 3);
+	ck_assert_uint_eq(stats_line_nr_cpus(r->m, c), 1);
+	stats_line_cpus(r->m, a, bits);
+	ck_assert_uint_eq(bits[0], 1ull << 0 | 1ull << 1 | 1ull << 41);
+	ck_assert_uint_eq(stats_orow_nr_cpus(r->m, o), 3);
+	memset(bits, 0, sizeof(bits));
+	stats_line_cpus(r->m, c, bits);
+	ck_assert_uint_eq(bits[0], 1ull << 2);
+}
+
 #define PF_OFF "prefetch.adjacent_line=false"
 #define PF_ON "prefetch.adjacent_line=true"
 #define L(cpu, addr, at) {S_LOAD, cpu, addr, 8, at}
@@ -459,6 +477,9 @@ static const struct mcase cases[] = {
 	 {RMW(0, A, 0), RMW(40, A, 1000), END}, check_inflight_rmw},
 	{"mem-6.5", "once the data is there a hit costs the L1d latency", {PF_OFF},
 	 {L(0, A, 0), L(0, A + 8, 1000000), END}, check_arrived_is_hit},
+	{"mem-7.1", "the CPUs of a line and of its Pareto row", {PF_OFF},
+	 {L(0, A, 0), L(1, A, 1000000), L(0, A, 2000000), L(41, A, 3000000), L(2, C, 0), END},
+	 check_line_cpus},
 };
 
 static simtime_t run_step(struct mem *m, const struct step *s, simtime_t at)
