@@ -92,6 +92,7 @@ struct mem {
 	const struct machine *mc;
 	const struct objmap *objs;
 	struct proto_index pix;
+	unsigned pvariant;      /* the protocol index variant of the machine's prefetch rules */
 	struct dir dir;
 	struct hier *core;      /* each core's L1d and L2 */
 	struct sbuf *sb;
