@@ -97,6 +97,28 @@ START_TEST(gap_seed004_single_thread_fault)
 }
 END_TEST
 
+/* Seed 004: single-thread lmbench fork_proc, 6.9 per-cpu vs atomic mode: -17.7 us per
+ * iteration (the RSS counter set-up and check_mm's sums; the before / after variants). */
+START_TEST(gap_seed004_fork_saving)
+{
+	struct scenario *sc = tu_load_scenario("scenarios/seeds/004-percpu-counter-atomic.yaml", NULL);
+	struct run_result *b = run_fast(sc, tu_variant(sc, "before"));
+	struct run_result *a = run_fast(sc, tu_variant(sc, "after"));
+	uint64_t nb, na;
+	double fb = (double)path_total(b, "lmbench_fork_parent", &nb);
+	double fa = (double)path_total(a, "lmbench_fork_parent", &na);
+	double saving_us;
+
+	ck_assert_uint_gt(nb, 0);
+	ck_assert_uint_gt(na, 0);
+	saving_us = (fb / (double)nb - fa / (double)na) / 1e6;
+	run_result_free(b);
+	run_result_free(a);
+	scenario_free(sc);
+	ck_assert_msg(saving_us > 17.7 / 2 && saving_us < 17.7 * 2, "saving %.2f us", saving_us);
+}
+END_TEST
+
 /* Seed 002: shmem gains +20% at 20 threads and +11% at 80 (the 20-thread gain is larger). */
 START_TEST(gap_seed002_20_over_80)
 {
@@ -133,6 +155,7 @@ static Suite *gaps_suite(void)
 	add_case(s, "seed000", gap_seed000_read_ratio);
 	add_case(s, "seed001", gap_seed001_throughput_ratio);
 	add_case(s, "seed004", gap_seed004_single_thread_fault);
+	add_case(s, "seed004fork", gap_seed004_fork_saving);
 	add_case(s, "seed002", gap_seed002_20_over_80);
 	return s;
 }
