@@ -116,24 +116,26 @@ START_TEST(read_cost_and_flush_writes)
 		      " ps, after %" G_GUINT64_FORMAT " ps", lb, la);
 	ck_assert_uint_gt(mean_ps(b, "memcg_events_local"), mean_ps(a, "memcg_events_local") * 100);
 
-	/* The flush schedule: the dwork at 3 ms, then the reader's gate, open once in after.  In
-	 * before (with the machine's mlp 16, 100 memcgs) the gate finds fewer pending updates than
-	 * its threshold and stays closed: one flush or two. */
-	ck_assert_uint_ge(ps(b, "css_rstat_flush")->calls, 1);
-	ck_assert_uint_le(ps(b, "css_rstat_flush")->calls, 2);
-	ck_assert_uint_eq(ps(a, "css_rstat_flush")->calls, 2);
+	/* The flush schedule: the dwork at 3 ms, then the reader's gate if the writers' pending
+	 * updates pass its threshold.  With the machine's mlp 16 the writers (1500 steps 4 us
+	 * apart) have done more by 3 ms, and with 100 memcgs the gate may then stay closed: one
+	 * flush or two, the same in both variants. */
+	uint64_t nf = ps(a, "css_rstat_flush")->calls;
+
+	ck_assert_uint_ge(nf, 1);
+	ck_assert_uint_le(nf, 2);
+	ck_assert_uint_eq(ps(b, "css_rstat_flush")->calls, nf);
 	ck_assert_uint_eq(ps(b, "mem_cgroup_flush_stats_65")->calls, 100);
-	if (ps(b, "css_rstat_flush")->calls == 2)
-		ck_assert_uint_eq(ps(b, "mem_cgroup_css_rstat_flush")->calls,
-				  ps(a, "mem_cgroup_css_rstat_flush")->calls);
+	ck_assert_uint_eq(ps(b, "mem_cgroup_css_rstat_flush")->calls,
+			  ps(a, "mem_cgroup_css_rstat_flush")->calls);
 
 	/* Show 3: the flush pays one extra write per flushed changed stat.  Each of the 16 writer
 	 * CPUs changed 3 stats of its memcg (NR_FILE_PAGES in the memcg and in its lruvec, the
-	 * PGFAULT event) before each of the 2 flushes; the root's own per-cpu stats are unchanged. */
+	 * PGFAULT event) before each flush; the root's own per-cpu stats are unchanged. */
 	ck_assert_int_lt(program_find(b->prog, "flush_state_local_add"), 0);
-	ck_assert_uint_eq(ps(a, "flush_state_local_add")->calls, 2 * 16);
-	ck_assert_uint_eq(ps(a, "flush_events_local_add")->calls, 2 * 16);
-	ck_assert_uint_eq(ps(a, "flush_lruvec_local_add")->calls, 2 * 16);
+	ck_assert_uint_eq(ps(a, "flush_state_local_add")->calls, nf * 16);
+	ck_assert_uint_eq(ps(a, "flush_events_local_add")->calls, nf * 16);
+	ck_assert_uint_eq(ps(a, "flush_lruvec_local_add")->calls, nf * 16);
 	ck_assert_msg(fa > fb && fa * 100 < fb * 120, "mem_cgroup_css_rstat_flush: before %"
 		      G_GUINT64_FORMAT " ps, after %" G_GUINT64_FORMAT " ps (expected 1-1.2x)",
 		      fb, fa);
