@@ -156,14 +156,26 @@ START_TEST(read_cost_and_flush_writes)
 		ck_assert(!layout_find(sc->v[0].lib, vs, "state_local[16]", &ref,
 				       (struct c2c_mark){0}, &err));
 	}
+	/* With two flushes the last one (the reader's gate) came after the writers' last step:
+	 * every update is flushed.  With one, what the dwork flush saw: the same in the
+	 * hierarchical and the local copy. */
 	writer_memcgs(cg);
+	int64_t root_sum = 0;
+
 	for (int i = 0; i < 16; i++) {
-		ck_assert_int_eq(peek(sc, 0, b, cg[i], "vmstats", "state[16]"), WRITER_STEPS);
-		ck_assert_int_eq(peek(sc, 1, a, cg[i], "vmstats", "state[16]"), WRITER_STEPS);
-		ck_assert_int_eq(peek(sc, 1, a, cg[i], "vmstats", "state_local[16]"), WRITER_STEPS);
-		ck_assert_int_eq(peek(sc, 1, a, cg[i], "vmstats", "events_local[12]"), WRITER_STEPS);
+		int64_t va = peek(sc, 1, a, cg[i], "vmstats", "state[16]");
+
+		ck_assert_int_le(peek(sc, 0, b, cg[i], "vmstats", "state[16]"), WRITER_STEPS);
+		ck_assert_int_gt(va, 0);
+		if (nf == 2) {
+			ck_assert_int_eq(peek(sc, 0, b, cg[i], "vmstats", "state[16]"), WRITER_STEPS);
+			ck_assert_int_eq(va, WRITER_STEPS);
+		}
+		ck_assert_int_eq(peek(sc, 1, a, cg[i], "vmstats", "state_local[16]"), va);
+		ck_assert_int_eq(peek(sc, 1, a, cg[i], "vmstats", "events_local[12]"), va);
+		root_sum += va;
 	}
-	ck_assert_int_eq(peek(sc, 1, a, "root", "vmstats", "state[16]"), 16 * WRITER_STEPS);
+	ck_assert_int_eq(peek(sc, 1, a, "root", "vmstats", "state[16]"), root_sum);
 	ck_assert_int_eq(peek(sc, 1, a, "root", "vmstats", "state_local[16]"), 0);
 	run_result_free(b);
 	run_result_free(a);
