@@ -8,6 +8,9 @@
 
 const char *const pf_buddy_modified_names[PF_BUDDY_COUNT + 1] = {"steal", "drop", NULL};
 const char *const pf_store_buddy_names[PF_STORE_COUNT + 1] = {"read", "rfo", NULL};
+const char *const pf_rfo_shared_names[PF_RFO_SHARED_COUNT + 1] = {"keep", "invalidate", NULL};
+const char *const pf_rfo_install_names[PF_RFO_INSTALL_COUNT + 1] = {"exclusive", "modified",
+								    NULL};
 
 static bool get_int(const struct yt_node *map, const char *key, const char *what, int64_t min,
 		    int64_t max, int64_t *out, struct c2c_err *err)
@@ -182,10 +185,41 @@ static bool load_latency(struct machine *m, const struct yt_node *l, struct c2c_
 	return true;
 }
 
+/* An optional enum key of prefetch: (absent: *v keeps its default). */
+static bool opt_enum(const struct yt_node *p, const char *key, const char *const *names, int *v,
+		     struct c2c_err *err)
+{
+	char name[64];
+	struct yt_node *n = yt_get(p, key);
+
+	snprintf(name, sizeof(name), "prefetch.%s", key);
+	return !n || yt_enum(n, name, names, v, err);
+}
+
+/* The optional rule parameters (protocol.h, the guards): absent, each keeps the rule the
+ * table had before it existed, so a machine file that names none behaves as it always did. */
+static bool load_prefetch_rules(struct machine *m, const struct yt_node *p, struct c2c_err *err)
+{
+	struct yt_node *n = yt_get(p, "upgrade_prefetch");
+	int rfo_mod = (int)m->pf.buddy_modified, shared = 0, install = 0;
+
+	if (n && !yt_bool(n, "prefetch.upgrade_prefetch", &m->pf.upgrade_prefetch, err))
+		return false;
+	if (!opt_enum(p, "rfo_buddy_modified", pf_buddy_modified_names, &rfo_mod, err) ||
+	    !opt_enum(p, "rfo_buddy_shared", pf_rfo_shared_names, &shared, err) ||
+	    !opt_enum(p, "rfo_install", pf_rfo_install_names, &install, err))
+		return false;
+	m->pf.rfo_buddy_modified = (enum pf_buddy_modified)rfo_mod;
+	m->pf.rfo_buddy_shared = (enum pf_rfo_shared)shared;
+	m->pf.rfo_install = (enum pf_rfo_install)install;
+	return true;
+}
+
 static bool load_prefetch(struct machine *m, const struct yt_node *p, struct c2c_err *err)
 {
 	static const char *const keys[] = {"adjacent_line", "buddy_modified", "store_buddy",
-					   "pair_granule", NULL};
+					   "pair_granule", "upgrade_prefetch", "rfo_buddy_modified",
+					   "rfo_buddy_shared", "rfo_install", NULL};
 	struct yt_node *n;
 	int v;
 
@@ -203,7 +237,8 @@ static bool load_prefetch(struct machine *m, const struct yt_node *p, struct c2c
 		return false;
 	m->pf.store_buddy = (enum pf_store_buddy)v;
 	return (n = yt_require(p, "pair_granule", "prefetch", err)) &&
-	       yt_bool(n, "prefetch.pair_granule", &m->pf.pair_granule, err);
+	       yt_bool(n, "prefetch.pair_granule", &m->pf.pair_granule, err) &&
+	       load_prefetch_rules(m, p, err);
 }
 
 bool machine_load(struct machine *m, const struct yt_node *node, struct c2c_err *err)

@@ -42,10 +42,29 @@ enum pf_store_buddy {
 	PF_STORE_COUNT
 };
 
+enum pf_rfo_shared {
+	PF_RFO_SHARED_KEEP,       /* an RFO prefetch of a buddy present Shared is dropped */
+	PF_RFO_SHARED_INVALIDATE, /* ... upgrades it: the other sharers are invalidated */
+	PF_RFO_SHARED_COUNT
+};
+
+enum pf_rfo_install {
+	PF_RFO_INSTALL_EXCLUSIVE, /* a buddy taken for ownership is installed Exclusive (clean) */
+	PF_RFO_INSTALL_MODIFIED,  /* ... Modified: a reader's later load of it is a HITM */
+	PF_RFO_INSTALL_COUNT
+};
+
+/* The prefetcher's semantics, one parameter per rule of the protocol table (protocol.h): what
+ * Intel documents ("strives to complete every cache line fetched to the L2 with the pair
+ * line") leaves the coherence side open, so each open choice is a named parameter. */
 struct prefetch_params {
 	bool adjacent_line;              /* L2 spatial prefetcher: fetch line ^ 64 on an L2 fill */
-	enum pf_buddy_modified buddy_modified;
+	enum pf_buddy_modified buddy_modified;     /* read prefetch, buddy Modified elsewhere */
 	enum pf_store_buddy store_buddy;
+	bool upgrade_prefetch;           /* a store's upgrade (S -> M) also fires the prefetcher */
+	enum pf_buddy_modified rfo_buddy_modified; /* RFO prefetch, buddy Modified elsewhere */
+	enum pf_rfo_shared rfo_buddy_shared;       /* RFO prefetch, buddy present Shared */
+	enum pf_rfo_install rfo_install;           /* state of a buddy taken for ownership */
 	bool pair_granule;               /* a 128-byte pair is one coherence granule */
 };
 
@@ -107,5 +126,7 @@ static inline int machine_node_socket(const struct machine *m, int node)
 
 extern const char *const pf_buddy_modified_names[PF_BUDDY_COUNT + 1];
 extern const char *const pf_store_buddy_names[PF_STORE_COUNT + 1];
+extern const char *const pf_rfo_shared_names[PF_RFO_SHARED_COUNT + 1];
+extern const char *const pf_rfo_install_names[PF_RFO_INSTALL_COUNT + 1];
 
 #endif

@@ -122,7 +122,9 @@ struct mem *mem_new(const struct machine *mc, const struct objmap *objs, bool ch
 	m->objs = objs;
 	m->check = check;
 	m->last_line = DIR_NONE;
-	m->gshift = mc->pf.pair_granule ? 7 : 6;
+	m->pvariant = proto_variant(&mc->pf);
+	/* The pair granule is the prefetcher's worst case: with the prefetcher off, no pair. */
+	m->gshift = mc->pf.pair_granule && mc->pf.adjacent_line ? 7 : 6;
 	m->gsize = 1ull << m->gshift;
 	dir_init(&m->dir, mc->nr_cores);
 	mstats_init(&m->st, mc->nr_cpus);

@@ -33,13 +33,18 @@
  * RFO is issued at once and it commits in order (TSO).  RMW (this_cpu_*: no LOCK) blocks like
  * a load; LOCKED_RMW (atomic_*) also waits for the store buffer to drain.
  *
- * Adjacent-line prefetch (prefetch.c).  A demand miss that fills the L2 requests the buddy
- * (address XOR 64) for reading (PF_LOAD) or, for stores and RMWs when prefetch.store_buddy =
- * rfo, for ownership (PF_STORE): the fill row's pf_buddy action says which.  A buddy Modified elsewhere is stolen or dropped (prefetch.buddy_modified).  The
- * prefetch costs the requester nothing but holds the buddy line like any transfer.  What it
- * does is counted on the buddy (pf_*) and on the demand line and offset (pf_caused_*).
- * With prefetch.pair_granule the coherence unit is the 128-byte pair: lines in the directory,
- * caches and reports are 128 bytes and there is no buddy left to prefetch.
+ * Adjacent-line prefetch (prefetch.c).  A demand miss that fills the L2, and with
+ * prefetch.upgrade_prefetch a store's S -> M upgrade, requests the buddy (address XOR 64) for
+ * reading (PF_LOAD) or, for stores and RMWs when prefetch.store_buddy = rfo, for ownership
+ * (PF_STORE): the row's pf_buddy action says which.  A read prefetch of a buddy Modified
+ * elsewhere steals or is dropped (buddy_modified), an RFO prefetch likewise
+ * (rfo_buddy_modified); an RFO prefetch of a buddy held Shared is dropped or upgrades it
+ * (rfo_buddy_shared); a buddy taken for ownership is installed E or M (rfo_install).  Each
+ * rule is a guard of the table (protocol.h).  The prefetch costs the requester nothing but
+ * holds the buddy line like any transfer.  What it does is counted on the buddy (pf_*) and on
+ * the demand line and offset (pf_caused_*).  With prefetch.pair_granule (and the prefetcher
+ * on) the coherence unit is the 128-byte pair: lines in the directory, caches and reports are
+ * 128 bytes and there is no buddy left to prefetch.
  *
  * Invariants (mem->check).  After every transition: SWMR (an owner is the only holder, the
  * sharer count matches the bitset and every holder's cache agrees with the directory) and
@@ -92,6 +97,7 @@ struct mem {
 	const struct machine *mc;
 	const struct objmap *objs;
 	struct proto_index pix;
+	unsigned pvariant;      /* the protocol index variant of the machine's prefetch rules */
 	struct dir dir;
 	struct hier *core;      /* each core's L1d and L2 */
 	struct sbuf *sb;

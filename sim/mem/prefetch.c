@@ -1,9 +1,12 @@
 /*
  * prefetch.c - the L2 adjacent-line ("spatial") prefetcher, all of it.
  *
- * A fill row of the protocol table (a demand miss that fills the L2) asks for the buddy line
- * (address XOR the coherence unit) with its pf_buddy action, for reading, or with pf_buddy_rfo
- * for ownership: which one the table decides by the row's store_buddy guard.  This module runs
+ * A fill row of the protocol table (a demand miss that fills the L2), or with upgrade_prefetch
+ * an upgrade row (a store's RFO for a line held Shared), asks for the buddy line (address XOR
+ * the coherence unit) with its pf_buddy action, for reading, or with pf_buddy_rfo for
+ * ownership: which one the table decides by the row's store_buddy guard.  What the prefetch
+ * then does to the buddy is the PF_LOAD / PF_STORE rows' business, under their guards
+ * (buddy_modified, rfo_buddy_modified, rfo_buddy_shared, rfo_install: protocol.h).  This module runs
  * that request once the demand request is complete and accounted, if the prefetcher is on
  * (prefetch.adjacent_line) and the buddy is a line of its own (not in pair-granule mode).  The
  * prefetch is a request flagged prefetch (ZSim's MemReq::PREFETCH) that fills only the L2 and

@@ -6,7 +6,10 @@
 const char *const mesi_names[MESI_COUNT] = {"I", "S", "E", "M"};
 const char *const proto_event_names[EV_COUNT] = {"LOAD",	"STORE",       "RMW",
 						 "PF_LOAD", "PF_STORE", "EVICT"};
-const char *const proto_guard_names[G_COUNT] = {"", "steal", "drop", "pf_read", "pf_rfo"};
+const char *const proto_vbit_names[PROTO_VBITS][2] = {
+	{"steal", "drop"},	   {"pf_read", "pf_rfo"}, {"fill_pf", "upg_pf"},
+	{"rfo_steal", "rfo_drop"}, {"sh_keep", "sh_inv"}, {"inst_e", "inst_m"},
+};
 const char *const proto_action_names[] = {
 	"", "hit", "silent_upgrade", "upgrade", "fill_mem", "fill_sharer", "fwd_gets",
 	"fwd_getx", "send_inv", "count_hitm", "count_rfo_hitm", "count_pf_hitm", "writeback",
@@ -73,6 +76,22 @@ const char *proto_action_counts(int act, int event)
 #define S MESI_S
 #define E MESI_E
 #define M MESI_M
+/* Guards: a mask of PROTO_V_* bits and the values they must have (protocol.h). */
+#define G_ANY 0, 0
+#define G_STEAL PROTO_V_DROP, 0
+#define G_DROP PROTO_V_DROP, PROTO_V_DROP
+#define G_PF_READ PROTO_V_RFO, 0
+#define G_PF_RFO PROTO_V_RFO, PROTO_V_RFO
+#define G_NO_UPG PROTO_V_UPG, 0
+#define G_UPG_READ PROTO_V_UPG | PROTO_V_RFO, PROTO_V_UPG
+#define G_UPG_RFO PROTO_V_UPG | PROTO_V_RFO, PROTO_V_UPG | PROTO_V_RFO
+#define G_RFO_STEAL PROTO_V_RFO_DROP, 0
+#define G_RFO_DROP PROTO_V_RFO_DROP, PROTO_V_RFO_DROP
+#define G_INST_E PROTO_V_INST_M, 0
+#define G_INST_M PROTO_V_INST_M, PROTO_V_INST_M
+#define G_SH_KEEP PROTO_V_SH_INV, 0
+#define G_SH_INV_E PROTO_V_SH_INV | PROTO_V_INST_M, PROTO_V_SH_INV
+#define G_SH_INV_M PROTO_V_SH_INV | PROTO_V_INST_M, PROTO_V_SH_INV | PROTO_V_INST_M
 #define R(own, oth, ev, g, nown, noth, desc, ...) \
 	{own, oth, ev, g, nown, noth, {__VA_ARGS__}, desc}
 /* A store or RMW miss: its buddy is prefetched for reading or for ownership. */
@@ -81,6 +100,24 @@ const char *proto_action_counts(int act, int event)
 	  ACT_COUNT_ST_MISS, ACT_PF_BUDDY),                                                   \
 	R(own, oth, ev, G_PF_RFO, nown, noth, desc "; buddy for ownership", __VA_ARGS__,      \
 	  ACT_COUNT_ST_MISS, ACT_PF_BUDDY_RFO)
+/* A store or RMW upgrade (an RFO for a line held Shared): with upgrade_prefetch it fires the
+ * prefetcher as a fill does, its buddy for reading or for ownership (store_buddy). */
+#define RU(own, oth, ev, nown, noth, desc, ...)                                              \
+	R(own, oth, ev, G_NO_UPG, nown, noth, desc, __VA_ARGS__, ACT_COUNT_ST_MISS),         \
+	R(own, oth, ev, G_UPG_READ, nown, noth, desc "; buddy for reading", __VA_ARGS__,      \
+	  ACT_COUNT_ST_MISS, ACT_PF_BUDDY),                                                   \
+	R(own, oth, ev, G_UPG_RFO, nown, noth, desc "; buddy for ownership", __VA_ARGS__,     \
+	  ACT_COUNT_ST_MISS, ACT_PF_BUDDY_RFO)
+/* An RFO prefetch that takes the line: installed Exclusive or Modified (rfo_install). */
+#define RP(own, oth, nown_e, noth, desc, ...)                                               \
+	R(own, oth, EV_PF_STORE, G_INST_E, nown_e, noth, desc ", installed E", __VA_ARGS__),  \
+	R(own, oth, EV_PF_STORE, G_INST_M, M, noth, desc ", installed M", __VA_ARGS__)
+/* An RFO prefetch of a line the core holds Shared: dropped, or an upgrade (rfo_buddy_shared). */
+#define RPS(oth, desc, ...)                                                                  \
+	R(S, oth, EV_PF_STORE, G_SH_KEEP, S, oth, "buddy present: prefetch dropped",         \
+	  ACT_DROP_PF),                                                                       \
+	R(S, oth, EV_PF_STORE, G_SH_INV_E, E, I, desc ", installed E", __VA_ARGS__),          \
+	R(S, oth, EV_PF_STORE, G_SH_INV_M, M, I, desc ", installed M", __VA_ARGS__)
 
 const struct proto_row proto_rows[] = {
 	/* Requester has no copy, nobody else has one: memory (LLC or DRAM) supplies it. */
@@ -89,7 +126,7 @@ const struct proto_row proto_rows[] = {
 	RS(I, I, EV_STORE, M, I, "store miss, no other copy", ACT_FILL_MEM, ACT_WRITE_DATA),
 	RS(I, I, EV_RMW, M, I, "RMW miss, no other copy", ACT_FILL_MEM, ACT_WRITE_DATA),
 	R(I, I, EV_PF_LOAD, G_ANY, E, I, "prefetch fill, exclusive", ACT_FILL_MEM),
-	R(I, I, EV_PF_STORE, G_ANY, E, I, "RFO prefetch: ownership, no write yet", ACT_FILL_MEM),
+	RP(I, I, E, I, "RFO prefetch: ownership, no write yet", ACT_FILL_MEM),
 	/* Others share it clean. */
 	R(I, S, EV_LOAD, G_ANY, S, S, "miss, clean copy from a sharer", ACT_FILL_SHARER,
 	  ACT_PF_BUDDY),
@@ -98,8 +135,7 @@ const struct proto_row proto_rows[] = {
 	RS(I, S, EV_RMW, M, I, "RMW miss, sharers invalidated", ACT_FILL_SHARER, ACT_SEND_INV,
 	   ACT_WRITE_DATA),
 	R(I, S, EV_PF_LOAD, G_ANY, S, S, "prefetch fill from a sharer", ACT_FILL_SHARER),
-	R(I, S, EV_PF_STORE, G_ANY, E, I, "RFO prefetch invalidates the sharers", ACT_FILL_SHARER,
-	  ACT_SEND_INV),
+	RP(I, S, E, I, "RFO prefetch invalidates the sharers", ACT_FILL_SHARER, ACT_SEND_INV),
 	/* One other core owns it clean. */
 	R(I, E, EV_LOAD, G_ANY, S, S, "miss, clean owner forwards and keeps S", ACT_FWD_GETS,
 	  ACT_PF_BUDDY),
@@ -107,7 +143,7 @@ const struct proto_row proto_rows[] = {
 	   ACT_WRITE_DATA),
 	RS(I, E, EV_RMW, M, I, "RMW miss, clean owner invalidated", ACT_FWD_GETX, ACT_WRITE_DATA),
 	R(I, E, EV_PF_LOAD, G_ANY, S, S, "prefetch: clean owner forwards", ACT_FWD_GETS),
-	R(I, E, EV_PF_STORE, G_ANY, E, I, "RFO prefetch: clean owner invalidated", ACT_FWD_GETX),
+	RP(I, E, E, I, "RFO prefetch: clean owner invalidated", ACT_FWD_GETX),
 	/* One other core owns it dirty: the HITM cases (the owner writes back on FWD_GETS). */
 	R(I, M, EV_LOAD, G_ANY, S, S, "HITM: owner forwards, writes back, keeps S", ACT_COUNT_HITM,
 	  ACT_FWD_GETS, ACT_PF_BUDDY),
@@ -118,25 +154,25 @@ const struct proto_row proto_rows[] = {
 	R(I, M, EV_PF_LOAD, G_STEAL, S, S, "prefetch steals a Modified buddy: owner downgraded",
 	  ACT_COUNT_PF_HITM, ACT_FWD_GETS),
 	R(I, M, EV_PF_LOAD, G_DROP, I, M, "prefetch of a Modified buddy dropped", ACT_DROP_PF),
-	R(I, M, EV_PF_STORE, G_STEAL, M, I, "RFO prefetch steals a Modified buddy (dirty moves)",
+	R(I, M, EV_PF_STORE, G_RFO_STEAL, M, I, "RFO prefetch steals a Modified buddy (dirty moves)",
 	  ACT_COUNT_PF_HITM, ACT_FWD_GETX),
-	R(I, M, EV_PF_STORE, G_DROP, I, M, "RFO prefetch of a Modified buddy dropped", ACT_DROP_PF),
+	R(I, M, EV_PF_STORE, G_RFO_DROP, I, M, "RFO prefetch of a Modified buddy dropped",
+	  ACT_DROP_PF),
 	/* Requester holds it Shared. */
 	R(S, I, EV_LOAD, G_ANY, S, I, "hit", ACT_HIT),
-	R(S, I, EV_STORE, G_ANY, M, I, "upgrade, no other sharer", ACT_UPGRADE, ACT_WRITE_DATA,
-	  ACT_COUNT_ST_MISS),
-	R(S, I, EV_RMW, G_ANY, M, I, "upgrade, no other sharer", ACT_UPGRADE, ACT_WRITE_DATA,
-	  ACT_COUNT_ST_MISS),
+	RU(S, I, EV_STORE, M, I, "upgrade, no other sharer", ACT_UPGRADE, ACT_WRITE_DATA),
+	RU(S, I, EV_RMW, M, I, "upgrade, no other sharer", ACT_UPGRADE, ACT_WRITE_DATA),
 	R(S, I, EV_PF_LOAD, G_ANY, S, I, "buddy present: prefetch dropped", ACT_DROP_PF),
-	R(S, I, EV_PF_STORE, G_ANY, S, I, "buddy present: prefetch dropped", ACT_DROP_PF),
+	RPS(I, "RFO prefetch upgrades the Shared buddy", ACT_UPGRADE),
 	R(S, I, EV_EVICT, G_ANY, I, I, "last sharer evicts", ACT_EVICT),
 	R(S, S, EV_LOAD, G_ANY, S, S, "hit", ACT_HIT),
-	R(S, S, EV_STORE, G_ANY, M, I, "upgrade, other sharers invalidated", ACT_UPGRADE,
-	  ACT_SEND_INV, ACT_WRITE_DATA, ACT_COUNT_ST_MISS),
-	R(S, S, EV_RMW, G_ANY, M, I, "upgrade, other sharers invalidated", ACT_UPGRADE,
-	  ACT_SEND_INV, ACT_WRITE_DATA, ACT_COUNT_ST_MISS),
+	RU(S, S, EV_STORE, M, I, "upgrade, other sharers invalidated", ACT_UPGRADE, ACT_SEND_INV,
+	   ACT_WRITE_DATA),
+	RU(S, S, EV_RMW, M, I, "upgrade, other sharers invalidated", ACT_UPGRADE, ACT_SEND_INV,
+	   ACT_WRITE_DATA),
 	R(S, S, EV_PF_LOAD, G_ANY, S, S, "buddy present: prefetch dropped", ACT_DROP_PF),
-	R(S, S, EV_PF_STORE, G_ANY, S, S, "buddy present: prefetch dropped", ACT_DROP_PF),
+	RPS(S, "RFO prefetch upgrades the Shared buddy, other sharers invalidated", ACT_UPGRADE,
+	    ACT_SEND_INV),
 	R(S, S, EV_EVICT, G_ANY, I, S, "one sharer evicts", ACT_EVICT),
 	/* Requester owns it clean. */
 	R(E, I, EV_LOAD, G_ANY, E, I, "hit", ACT_HIT),
@@ -191,6 +227,24 @@ const unsigned proto_nr_impossible = sizeof(proto_impossible) / sizeof(proto_imp
 #undef M
 #undef R
 #undef RS
+#undef RU
+#undef RP
+#undef RPS
+#undef G_ANY
+#undef G_STEAL
+#undef G_DROP
+#undef G_PF_READ
+#undef G_PF_RFO
+#undef G_NO_UPG
+#undef G_UPG_READ
+#undef G_UPG_RFO
+#undef G_RFO_STEAL
+#undef G_RFO_DROP
+#undef G_INST_E
+#undef G_INST_M
+#undef G_SH_KEEP
+#undef G_SH_INV_E
+#undef G_SH_INV_M
 
 /* Where an action may stand in a row: phases never decrease (see protocol.h). */
 static const uint8_t action_phase[ACT_COUNT] = {
@@ -225,26 +279,34 @@ bool proto_row_valid(const struct proto_row *r)
 	}
 	if (row_has(r, ACT_DROP_PF) && r->act[1])
 		return false;
-	/* A HITM classifies a transfer from a Modified owner; a prefetch trigger needs a fill. */
+	/* A HITM classifies a transfer from a Modified owner; a prefetch trigger needs a fill,
+	 * or a store's upgrade (an RFO that leaves the core, upgrade_prefetch). */
 	if (hitm != (fwd && r->others == MESI_M))
 		return false;
-	return !pf || (r->own == MESI_I && r->next_own != MESI_I);
+	return !pf || (r->next_own != MESI_I &&
+		       (r->own == MESI_I || (r->own == MESI_S && r->event != EV_LOAD &&
+					      r->event < EV_PF_LOAD)));
 }
 
-static bool guard_admits(int guard, unsigned v)
+unsigned proto_variant(const struct prefetch_params *pf)
 {
-	switch (guard) {
-	case G_STEAL:
-		return !(v & PROTO_V_DROP);
-	case G_DROP:
-		return v & PROTO_V_DROP;
-	case G_PF_READ:
-		return !(v & PROTO_V_RFO);
-	case G_PF_RFO:
-		return v & PROTO_V_RFO;
-	default:
-		return true;
-	}
+	return (pf->buddy_modified == PF_BUDDY_DROP ? PROTO_V_DROP : 0) |
+	       (pf->store_buddy == PF_STORE_RFO ? PROTO_V_RFO : 0) |
+	       (pf->upgrade_prefetch ? PROTO_V_UPG : 0) |
+	       (pf->rfo_buddy_modified == PF_BUDDY_DROP ? PROTO_V_RFO_DROP : 0) |
+	       (pf->rfo_buddy_shared == PF_RFO_SHARED_INVALIDATE ? PROTO_V_SH_INV : 0) |
+	       (pf->rfo_install == PF_RFO_INSTALL_MODIFIED ? PROTO_V_INST_M : 0);
+}
+
+void proto_guard_name(const struct proto_row *r, char *buf, size_t size)
+{
+	size_t len = 0;
+
+	buf[0] = 0;
+	for (unsigned b = 0; b < PROTO_VBITS; b++)
+		if (r->gmask >> b & 1)
+			len += (size_t)snprintf(buf + len, len < size ? size - len : 0, "%s%s",
+						len ? "," : "", proto_vbit_names[b][r->gval >> b & 1]);
 }
 
 bool proto_index_build(struct proto_index *ix)
@@ -258,7 +320,7 @@ bool proto_index_build(struct proto_index *ix)
 		for (unsigned v = 0; v < PROTO_VARIANTS; v++) {
 			const struct proto_row **slot;
 
-			if (!guard_admits(r->guard, v))
+			if (!proto_guard_admits(r, v))
 				continue;
 			slot = &ix->row[r->own][r->others][r->event][v];
 			if (*slot)
@@ -290,7 +352,7 @@ const char *proto_impossible_reason(int own, int others, int event)
 
 static void print_row(FILE *f, const struct proto_row *r)
 {
-	char acts[160] = "", counts[320] = "";
+	char acts[160] = "", counts[320] = "", guard[64];
 
 	for (int a = 0; a < PROTO_MAX_ACTIONS && r->act[a]; a++) {
 		const char *c = proto_action_counts(r->act[a], r->event);
@@ -304,9 +366,9 @@ static void print_row(FILE *f, const struct proto_row *r)
 			strcat(counts, c);
 		}
 	}
-	fprintf(f, "%-4s %-6s %-9s %-7s -> %-4s %-6s  %-64s %s\n    counts: %s\n",
-		mesi_names[r->own], mesi_names[r->others], proto_event_names[r->event],
-		proto_guard_names[r->guard], mesi_names[r->next_own], mesi_names[r->next_others],
+	proto_guard_name(r, guard, sizeof(guard));
+	fprintf(f, "%-4s %-6s %-9s %-15s -> %-4s %-6s  %-64s %s\n    counts: %s\n",
+		mesi_names[r->own], mesi_names[r->others], proto_event_names[r->event], guard, mesi_names[r->next_own], mesi_names[r->next_others],
 		acts, r->desc, *counts ? counts : "nothing");
 }
 
@@ -334,7 +396,7 @@ void proto_print(FILE *f)
 	fprintf(f, "# c2csim coherence protocol: MESI per core with adjacent-line prefetch\n");
 	fprintf(f, "# own = requesting core, others = all other cores (I none, S sharers, "
 		   "E clean owner, M dirty owner)\n#\n");
-	fprintf(f, "%-4s %-6s %-9s %-7s -> %-4s %-6s  %-64s %s\n", "own", "others", "event",
+	fprintf(f, "%-4s %-6s %-9s %-15s -> %-4s %-6s  %-64s %s\n", "own", "others", "event",
 		"guard", "own", "others", "actions", "description");
 	for (unsigned i = 0; i < proto_nr_rows; i++)
 		print_row(f, &proto_rows[i]);

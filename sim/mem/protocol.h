@@ -13,10 +13,15 @@
  *              PF_LOAD PF_STORE    adjacent-line prefetch of the buddy line, for reading or for
  *                                  ownership (machine parameter prefetch.store_buddy)
  *              EVICT               the core drops its copy (capacity)
- *     guard  - ANY, or one machine parameter the row depends on: STEAL/DROP for prefetches
- *              that find the line Modified elsewhere (prefetch.buddy_modified), PF_READ/PF_RFO
- *              for demand store and RMW misses, whose buddy prefetch is for reading or for
- *              ownership (prefetch.store_buddy)
+ *     guard  - the machine's prefetch parameters the row depends on (PROTO_V_* below), each
+ *              one rule of the prefetcher: steal/drop for a read prefetch that finds the line
+ *              Modified elsewhere (prefetch.buddy_modified), pf_read/pf_rfo for demand store
+ *              and RMW misses, whose buddy prefetch is for reading or for ownership
+ *              (store_buddy), fill_pf/upg_pf whether a store's S -> M upgrade fires the
+ *              prefetcher too (upgrade_prefetch), rfo_steal/rfo_drop for an RFO prefetch that
+ *              finds the line Modified elsewhere (rfo_buddy_modified), sh_keep/sh_inv for an
+ *              RFO prefetch of a line the core holds Shared (rfo_buddy_shared), inst_e/inst_m
+ *              the state a line taken by an RFO prefetch is installed in (rfo_install)
  * and gives the next own and others states and an ordered list of actions.  Pairs excluded by
  * SWMR (an exclusive copy next to any other copy) and evictions of absent lines are listed as
  * impossible with a reason.  A request is applied atomically when the core issues it; its
@@ -45,7 +50,10 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stddef.h>
 #include <stdio.h>
+
+#include "mem/machine.h"
 
 enum mesi {
 	MESI_I, /* invalid: no copy */
@@ -65,19 +73,20 @@ enum proto_event {
 	EV_COUNT
 };
 
-enum proto_guard {
-	G_ANY,     /* the row applies whatever the prefetch parameters */
-	G_STEAL,   /* prefetch.buddy_modified = steal */
-	G_DROP,    /* prefetch.buddy_modified = drop */
-	G_PF_READ, /* prefetch.store_buddy = read */
-	G_PF_RFO,  /* prefetch.store_buddy = rfo */
-	G_COUNT
-};
+/* The prefetch parameters a row may depend on, one bit each of the index variant (the
+ * machine's combination, proto_variant).  A row's guard is a mask of these bits and the values
+ * they must have: G_ANY (no bit) applies under every setting. */
+#define PROTO_V_DROP 1u      /* prefetch.buddy_modified = drop (else steal) */
+#define PROTO_V_RFO 2u       /* prefetch.store_buddy = rfo (else read) */
+#define PROTO_V_UPG 4u       /* prefetch.upgrade_prefetch: an S -> M upgrade fires it too */
+#define PROTO_V_RFO_DROP 8u  /* prefetch.rfo_buddy_modified = drop (else steal) */
+#define PROTO_V_SH_INV 16u   /* prefetch.rfo_buddy_shared = invalidate (else keep) */
+#define PROTO_V_INST_M 32u   /* prefetch.rfo_install = modified (else exclusive) */
+#define PROTO_VBITS 6
+#define PROTO_VARIANTS (1u << PROTO_VBITS)
 
-/* The parameter combinations a guard selects between: bit 0 drop, bit 1 rfo. */
-#define PROTO_VARIANTS 4
-#define PROTO_V_DROP 1u
-#define PROTO_V_RFO 2u
+/* Each bit's name when clear and when set, as `c2csim protocol` prints guards. */
+extern const char *const proto_vbit_names[PROTO_VBITS][2];
 
 enum proto_action {
 	ACT_NONE,           /* end of the action list */
@@ -129,7 +138,8 @@ struct proto_orow {
 };
 
 struct proto_row {
-	uint8_t own, others, event, guard;
+	uint8_t own, others, event;
+	uint8_t gmask, gval;            /* the guard: the row applies when variant & gmask == gval */
 	uint8_t next_own, next_others;
 	uint8_t act[PROTO_MAX_ACTIONS]; /* ordered, ACT_NONE-terminated when shorter */
 	const char *desc;
@@ -142,7 +152,6 @@ struct proto_impossible {
 
 extern const char *const mesi_names[MESI_COUNT];
 extern const char *const proto_event_names[EV_COUNT];
-extern const char *const proto_guard_names[G_COUNT];
 extern const char *const proto_action_names[];
 extern const char *const proto_msg_names[];
 extern const char *const proto_oaction_names[];
@@ -168,10 +177,16 @@ bool proto_index_build(struct proto_index *ix);
 bool proto_row_valid(const struct proto_row *r);
 
 /* proto_variant - the index variant for the machine's prefetch parameters. */
-static inline unsigned proto_variant(bool drop, bool rfo)
+unsigned proto_variant(const struct prefetch_params *pf);
+
+/* proto_guard_admits - whether row @r applies under @variant. */
+static inline bool proto_guard_admits(const struct proto_row *r, unsigned variant)
 {
-	return (drop ? PROTO_V_DROP : 0) | (rfo ? PROTO_V_RFO : 0);
+	return (variant & r->gmask) == r->gval;
 }
+
+/* proto_guard_name - @r's guard as `c2csim protocol` prints it ("" for G_ANY). */
+void proto_guard_name(const struct proto_row *r, char *buf, size_t size);
 
 /* proto_lookup - the row for a key, NULL when the key is impossible.  @variant (from
  * proto_variant) selects the guarded rows. */

@@ -309,10 +309,7 @@ static void check_after(struct mem *m, const struct req *rq, uint32_t idx, int o
 static const struct proto_row *find_row(struct mem *m, const struct req *rq, uint32_t idx,
 					int own, int others)
 {
-	const struct prefetch_params *pf = &m->mc->pf;
-	unsigned v = proto_variant(pf->buddy_modified == PF_BUDDY_DROP,
-				   pf->store_buddy == PF_STORE_RFO);
-	const struct proto_row *r = proto_lookup(&m->pix, own, others, rq->event, v);
+	const struct proto_row *r = proto_lookup(&m->pix, own, others, rq->event, m->pvariant);
 
 	if (!r)
 		mem_fail(m, rq->now, idx, "no protocol row for own=%s others=%s event=%s (%s)",

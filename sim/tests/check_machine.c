@@ -219,8 +219,14 @@ START_TEST(machine_load_skylake_figures)
 	ck_assert_uint_eq(m.store_buffer, 56);
 	ck_assert(m.pf.adjacent_line);
 	ck_assert_int_eq(m.pf.buddy_modified, PF_BUDDY_STEAL);
-	ck_assert_int_eq(m.pf.store_buddy, PF_STORE_READ);
+	ck_assert_int_eq(m.pf.store_buddy, PF_STORE_RFO);
+	ck_assert(m.pf.upgrade_prefetch);
+	ck_assert_int_eq(m.pf.rfo_buddy_modified, PF_BUDDY_DROP);
+	ck_assert_int_eq(m.pf.rfo_buddy_shared, PF_RFO_SHARED_INVALIDATE);
+	ck_assert_int_eq(m.pf.rfo_install, PF_RFO_INSTALL_MODIFIED);
 	ck_assert(!m.pf.pair_granule);
+	ck_assert_uint_eq(m.mlp, 10);
+	ck_assert_uint_eq(m.smt_compute_pct, 160);
 	machine_release(&m);
 }
 END_TEST
@@ -249,6 +255,7 @@ START_TEST(machine_load_overrides)
 	ck_assert_int_eq(m.pf.buddy_modified, PF_BUDDY_DROP);
 	ck_assert_int_eq(m.pf.store_buddy, PF_STORE_RFO);
 	ck_assert(m.pf.pair_granule);
+	ck_assert_int_eq(m.pf.rfo_buddy_modified, PF_BUDDY_DROP);
 	ck_assert_uint_eq(m.hitm_local, 7125);
 	ck_assert_int_eq(m.nr_cpus, 40);
 	machine_release(&m);
@@ -270,6 +277,11 @@ START_TEST(machine_load_inline_base)
 	/* No irq keys: 2 cycles each, what path models were charged before the keys existed. */
 	ck_assert_uint_eq(m.irq_off, 2 * 500);
 	ck_assert_uint_eq(m.irq_on, 2 * 500);
+	/* No prefetch rule keys: the rules the table had before they existed. */
+	ck_assert(!m.pf.upgrade_prefetch);
+	ck_assert_int_eq(m.pf.rfo_buddy_modified, m.pf.buddy_modified);
+	ck_assert_int_eq(m.pf.rfo_buddy_shared, PF_RFO_SHARED_KEEP);
+	ck_assert_int_eq(m.pf.rfo_install, PF_RFO_INSTALL_EXCLUSIVE);
 	machine_release(&m);
 }
 END_TEST
@@ -326,6 +338,9 @@ START_TEST(machine_load_errors)
 		{{"  dir_occupancy_ns: 5\n"}, {"  dir_occupancy_ns: 5\n  irq_on_cycles: 1001\n"},
 		 "m.yaml:26:18: latency.irq_on_cycles: 1001 is out of range (expected an integer in "
 		 "[0, 1000])"},
+		{{"  pair_granule: false\n"}, {"  pair_granule: false\n  rfo_install: dirty\n"},
+		 "m.yaml:33:16: prefetch.rfo_install: unknown value 'dirty' (expected one of: "
+		 "exclusive, modified)"},
 		{{"dram_local_ns: 80"}, {"dram_local_ns: -5"},
 		 "m.yaml:19:18: latency.dram_local_ns: negative value -5 (expected a duration >= 0)"},
 		{{"locked_rmw_cycles: 20"}, {"locked_rmw_cycles: -1"},

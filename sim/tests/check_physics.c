@@ -85,41 +85,126 @@ START_TEST(mem_access_ping_pong_remote)
 }
 END_TEST
 
-/* Two CPUs on two sockets write different lines of one 128-byte pair (or 128 bytes apart). */
-static void pair_writers(bool pf, uint64_t distance, bool expect_pf)
+/* ns per operation of the slower of CPUs 0 and @cpu_b, each doing @op on its own word, @dist
+ * bytes apart (8: one line), on skylake-sp-2s with @ovr.  When @pf is not NULL: pf[0] what the
+ * prefetches took from another core (prefetch HITMs and invalidations), pf[1] how many were
+ * dropped. */
+static double two_cpus_ns(const char *const *ovr, int cpu_b, uint64_t dist, enum mem_op op,
+			  uint64_t *pf)
 {
-	const int cpus[2] = {0, 20};
-	const uint64_t addrs[2] = {A, A + distance};
-	uint64_t pf_xfer;
+	const int cpus[2] = {0, cpu_b};
+	const uint64_t addrs[2] = {A, A + dist}, n = 4000;
+	double ns;
 
-	setup_pf(pf);
-	tu_hammer(m, cpus, addrs, 2, MEM_STORE, 5000);
-	ck_assert_uint_eq(tu_sum(m, LS_HITM_LCL) + tu_sum(m, LS_HITM_RMT), 0);
-	ck_assert_uint_eq(tu_sum(m, LS_ST_RFO_HITM), 0);
-	pf_xfer = tu_sum(m, LS_PF_HITM) + tu_sum(m, LS_PF_XFER) + tu_sum(m, LS_PF_INV);
-	if (expect_pf)
-		ck_assert_uint_gt(pf_xfer, 0);
-	else
-		ck_assert_uint_eq(pf_xfer, 0);
+	tu_machine(&mc, "skylake-sp-2s", ovr);
+	m = mem_new(&mc, NULL, true);
+	ns = (double)tu_hammer(m, cpus, addrs, 2, op, n) / (double)n / 1000.0;
+	if (pf) {
+		pf[0] = tu_sum(m, LS_PF_HITM) + tu_sum(m, LS_PF_INV);
+		pf[1] = tu_sum(m, LS_PF_DROPPED);
+	}
+	teardown();
+	return ns;
+}
+
+/* Two CPUs increment (locked, plain store, plain RMW) their own line of one 128-byte pair:
+ * within 10% of the same with the lines 128 bytes apart.  Hardware (tools/hwprobe on the
+ * development host, an Intel server part, KVM guest: 4.49 / 4.53 / 4.53 ns locked at 64 /
+ * 128 / 256 bytes apart; an AMD EPYC 2.48 / 2.11 / 1.98 ns): privately written lines of
+ * one pair cost nothing extra.  On two cores of a socket and across sockets. */
+START_TEST(mem_access_pair_writers_cost_like_128_apart)
+{
+	static const enum mem_op ops[] = {MEM_LOCKED_RMW, MEM_STORE, MEM_RMW};
+	static const int peers[] = {1, 20};
+
+	for (size_t o = 0; o < G_N_ELEMENTS(ops); o++)
+		for (size_t p = 0; p < G_N_ELEMENTS(peers); p++) {
+			double pair = two_cpus_ns(NULL, peers[p], 64, ops[o], NULL);
+			double apart = two_cpus_ns(NULL, peers[p], 128, ops[o], NULL);
+
+			ck_assert_msg(pair <= apart * 1.1 && pair >= apart * 0.9,
+				      "%s, CPUs 0 and %d: %.2f ns 64 B apart, %.2f ns 128 B apart",
+				      mem_op_names[ops[o]], peers[p], pair, apart);
+		}
+}
+END_TEST
+
+/* Locked increments of one line by two cores of a socket against a private line each: the
+ * development host measured 37.7 ns same line vs 4.53 ns 128 bytes apart, 8.3x (tools/hwprobe,
+ * the figures of issue 12; a later run on a busier host gave 34.35 / 6.11 ns, 5.6x: README,
+ * "Checking a model against your machine").  The model must be within 2x of 8.3x. */
+START_TEST(mem_access_same_line_vs_private_locked)
+{
+	double same = two_cpus_ns(NULL, 1, 8, MEM_LOCKED_RMW, NULL);
+	double priv = two_cpus_ns(NULL, 1, 128, MEM_LOCKED_RMW, NULL);
+
+	ck_assert_msg(same / priv >= 8.3 / 2 && same / priv <= 8.3 * 2,
+		      "same line %.2f ns, private %.2f ns: %.2fx (host 8.3x)", same, priv,
+		      same / priv);
+}
+END_TEST
+
+/* Prefetcher off: no pair effect of any kind, whatever the other prefetch rules (all 64
+ * combinations, and the pair granule): a mixed load/store/RMW workload of three CPUs on two
+ * lines of one pair takes exactly as long, and counts exactly the same, as 128 bytes apart. */
+static void pf_off_run(unsigned v, bool granule, uint64_t dist, simtime_t *end, uint64_t *sums)
+{
+	static const int cpus[3] = {0, 1, 20};
+	static const int keys[] = {LS_HITM_LCL, LS_HITM_RMT, LS_ST_RFO_HITM, LS_INV_RECV,
+				   LS_PF_FILLS, LS_PF_DROPPED, LS_LD_LLC};
+	const uint64_t addrs[3] = {A, A + dist, A};
+	static const enum mem_op ops[] = {MEM_LOAD, MEM_STORE, MEM_LOCKED_RMW, MEM_LOAD};
+	static const char *const off[] = {"prefetch.adjacent_line=false", NULL};
+	simtime_t t = 0;
+
+	tu_machine(&mc, "skylake-sp-2s", off);
+	mc.pf.buddy_modified = v & PROTO_V_DROP ? PF_BUDDY_DROP : PF_BUDDY_STEAL;
+	mc.pf.store_buddy = v & PROTO_V_RFO ? PF_STORE_RFO : PF_STORE_READ;
+	mc.pf.upgrade_prefetch = v & PROTO_V_UPG;
+	mc.pf.rfo_buddy_modified = v & PROTO_V_RFO_DROP ? PF_BUDDY_DROP : PF_BUDDY_STEAL;
+	mc.pf.rfo_buddy_shared = v & PROTO_V_SH_INV ? PF_RFO_SHARED_INVALIDATE : PF_RFO_SHARED_KEEP;
+	mc.pf.rfo_install = v & PROTO_V_INST_M ? PF_RFO_INSTALL_MODIFIED : PF_RFO_INSTALL_EXCLUSIVE;
+	mc.pf.pair_granule = granule;
+	m = mem_new(&mc, NULL, true);
+	for (size_t o = 0; o < G_N_ELEMENTS(ops); o++)
+		t += tu_hammer(m, cpus, addrs, 3, ops[o], 300);
+	*end = t;
+	for (size_t k = 0; k < G_N_ELEMENTS(keys); k++)
+		sums[k] = tu_sum(m, keys[k]);
 	teardown();
 }
 
-START_TEST(mem_access_pair_false_sharing_prefetch_on)
+START_TEST(mem_access_prefetcher_off_no_pair_effect)
 {
-	pair_writers(true, 64, true);
+	for (unsigned v = 0; v < PROTO_VARIANTS; v++)
+		for (int g = 0; g < 2; g++) {
+			simtime_t e64, e128;
+			uint64_t s64[7], s128[7];
+
+			pf_off_run(v, g, 64, &e64, s64);
+			pf_off_run(v, g, 128, &e128, s128);
+			ck_assert_msg(e64 == e128, "variant %u granule %d: %" G_GUINT64_FORMAT
+				      " vs %" G_GUINT64_FORMAT " ps", v, g, e64, e128);
+			ck_assert_msg(!memcmp(s64, s128, sizeof(s64)), "variant %u granule %d", v, g);
+			ck_assert_uint_eq(s64[4] + s64[5], 0);
+		}
 }
 END_TEST
 
-START_TEST(mem_access_pair_false_sharing_prefetch_off)
+/* Prefetcher on, the pair's lines written by two CPUs: the prefetcher does try to take the
+ * other writer's line (each store miss asks for its buddy) but is dropped, and takes nothing
+ * from it after the first touch (a buddy nobody held yet). */
+START_TEST(mem_access_pair_writers_prefetch_acts)
 {
-	pair_writers(false, 64, false);
-}
-END_TEST
+	static const enum mem_op ops[] = {MEM_LOCKED_RMW, MEM_STORE};
 
-START_TEST(mem_access_lines_128_apart)
-{
-	pair_writers(true, 128, false);
-	pair_writers(false, 128, false);
+	for (size_t o = 0; o < G_N_ELEMENTS(ops); o++) {
+		uint64_t pf[2];
+
+		two_cpus_ns(NULL, 20, 64, ops[o], pf);
+		ck_assert_uint_eq(pf[0], 0);
+		ck_assert_uint_gt(pf[1], 0);
+	}
 }
 END_TEST
 
@@ -273,9 +358,10 @@ static Suite *physics_suite(void)
 	tcase_add_test(tc, mem_access_one_cpu_alone);
 	tcase_add_test(tc, mem_access_ping_pong_local);
 	tcase_add_test(tc, mem_access_ping_pong_remote);
-	tcase_add_test(tc, mem_access_pair_false_sharing_prefetch_on);
-	tcase_add_test(tc, mem_access_pair_false_sharing_prefetch_off);
-	tcase_add_test(tc, mem_access_lines_128_apart);
+	tcase_add_test(tc, mem_access_pair_writers_cost_like_128_apart);
+	tcase_add_test(tc, mem_access_same_line_vs_private_locked);
+	tcase_add_test(tc, mem_access_prefetcher_off_no_pair_effect);
+	tcase_add_test(tc, mem_access_pair_writers_prefetch_acts);
 	tcase_add_test(tc, mem_access_locked_counter_throughput);
 	tcase_add_test(tc, mem_access_store_cost_grows_with_sharers);
 	tcase_add_test(tc, mem_access_contended_hitm_latency_grows);

@@ -4,29 +4,24 @@
  * contention between lruvec stat updates and LRU lists", and the pointer-pair alternative.
  * See scenarios/seeds/README.md (seed 002).
  *
- * The prefetcher-on variants run with machine.prefetch.pair_granule = true: with the shipped
- * 64-byte semantics no CPU ever loses its Shared copy of mem_cgroup_per_node line 0, so the
- * line gets no HITMs at all (seed002_line_granule_shows_nothing).
- *
- * Every variant runs with machine.mlp = 10 (Skylake-SP's fill buffers); the two per-page
- * delays of models/paths/seed-002/bench.yaml are calibrated with it.
+ * Every variant runs on the shipped skylake-sp-2s with no machine override but the -pf-off
+ * variants' prefetcher switch: its pair-prefetch rules (models/machines/README.md, "The
+ * pair-prefetch rules"), mlp 10 (Skylake-SP's fill buffers) and smt_compute_pct 160.
  *
  * Asserted (bands around what the model gives, the published figure in the comment):
  *  - HITMs on pn line 0 (bytes 0-63) from the stat update path (the thread's count,
  *    published ~2350 -> ~10): >= 50x fewer after (none left), at 20 and 80 threads, shmem and
- *    anon; they are >= 95% of the line's HITMs before.  The whole line drops >= 25x (the
- *    model gives ~32-36x): the rest of "after" is all the LRU size update under lru_lock,
- *    the new holder's first touch of the pair (scenarios/seeds/README.md, seed 002); line 0
- *    has > 5x the lru_lock line's HITMs;
- *  - shmem, 20 threads: gain in the seed's +5..+40% band (published +20%);
+ *    anon, and gone with the pad; before, line 0 has >= 5x the lru_lock line's HITMs
+ *    (published 5x);
+ *  - shmem, 20 threads: gain within 2x of the published +20% (+10..+40%);
  *  - shmem, 80 threads: after > before by > 5% (published +11%);
  *  - anon gain positive and below half the shmem gain at 20 threads (published +3% vs +20%);
  *  - prefetcher (and pair granule) off: |after/before - 1| < 1/4 of the gain with it on;
  *  - the 20-thread gain exceeding the 80-thread one (published 20% vs 11%) is NOT reproduced:
- *    it is a known gap, a Show item of the replay judged by check_seed_gaps.c;
+ *    it is a known gap, a Show item of the replay judged by check_seed_table.c;
  *  - pointer-pair is at least as fast as after (one load fewer) and has the same line-0 HITMs;
- *  - pad (the thread's padding experiment): line 0's HITMs go, the lru_lock line's grow, and
- *    it is slower than the patch.
+ *  - pad (the thread's padding experiment): line 0's HITMs go ("removed most of the
+ *    contention").
  * Simulated times are shorter than the shipped scenario's (the test has a 60 s budget with
  * the invariant checks on), so the figures here include more of the start-up transient.
  */
@@ -146,8 +141,6 @@ static struct seed_run run_seed(const char *variant, const char *const *sets)
 static const char *const S20[] = {"end.time_us=1000", NULL};
 static const char *const A20[] = {"end.time_us=1000", "constants.ANON=1", NULL};
 static const char *const S80[] = {"end.time_us=600", "actors[0].cpus=0-79", NULL};
-static const char *const LINE64[] = {"end.time_us=400", "machine.prefetch.pair_granule=false",
-				     NULL};
 
 /* 20 threads, shmem (the default run): line-0 HITMs, the gain, the mechanism check,
  * pointer-pair; anon at 20 threads, whose gain must be smaller; shmem at 80 threads. */
@@ -164,68 +157,44 @@ START_TEST(seed002_replay)
 	ck_assert_uint_ge(b.stat_calls, 6 * b.iterations - 6 * 20);
 	ck_assert_uint_le(b.stat_calls, 6 * b.iterations + 6 * 20);
 	/* pn line 0: read-mostly, yet the top HITM line before.  The thread counts "HITMs on the
-	 * read-mostly line from the stat update paths": ~2350 -> ~10, and the seed asks >= 50x.
-	 * Those are (nearly) all of line 0's HITMs before, and none after: lruvec_stat_mod_folio
-	 * no longer touches mem_cgroup_per_node.  The whole line drops ~30x (31.7x in this
-	 * 1000 us run): what is left is the LRU size update under lru_lock, whose pn->memcg load
-	 * is the new holder's first touch of the pair the previous holder wrote (pair granule;
-	 * scenarios/seeds/README.md, seed 002), and which the patch keeps. */
-	ck_assert_uint_gt(b.pn_l0_hitm, 1000);
-	ck_assert_uint_gt(b.pn_l0_hitm, 5 * b.pn_lock_hitm);
-	ck_assert_uint_ge(b.pn_l0_stat * 100, b.pn_l0_hitm * 95);
+	 * read-mostly line from the stat update paths": ~2350 -> ~10, and the seed asks >= 50x:
+	 * after the patch lruvec_stat_mod_folio no longer touches mem_cgroup_per_node.  The
+	 * lru_lock holder's RFO prefetch of line 0 installs it Modified (rfo_install), so the
+	 * stat updates' pn->memcg loads are HITMs, >= 5x the lru_lock line's (published 5x). */
+	ck_assert_uint_gt(b.pn_l0_stat, 1000);
+	ck_assert_msg(b.pn_l0_stat >= 5 * b.pn_lock_hitm, "line 0 stat HITMs %" G_GUINT64_FORMAT
+		      ", lru_lock line %" G_GUINT64_FORMAT, b.pn_l0_stat, b.pn_lock_hitm);
 	ck_assert_uint_ge(b.pn_l0_stat, 50 * MAX(a.pn_l0_stat, 1));
 	ck_assert_uint_ge(b.pn_l0_stat, 50 * MAX(pp.pn_l0_stat, 1));
-	ck_assert_uint_eq(a.pn_l0_lru, a.pn_l0_hitm);
-	ck_assert_uint_ge(b.pn_l0_hitm, 25 * a.pn_l0_hitm);
-	ck_assert_uint_ge(b.pn_l0_hitm, 25 * pp.pn_l0_hitm);
-	/* the throughput gain: the seed's band, +5% to +40% (published +20%) */
-	ck_assert_msg(gain > 0.05 && gain < 0.40, "shmem 20 gain %.3f", gain);
-	/* the mechanism check: without the pair coupling the gap (mostly) disappears, and the
-	 * pair-granule line 0 has no HITM at all */
+	/* the throughput gain: within 2x of the published +20% */
+	ck_assert_msg(gain > 0.10 && gain < 0.40, "shmem 20 gain %.3f", gain);
+	/* the mechanism check: with the prefetcher off the gap disappears, and line 0 has no
+	 * HITM at all (nobody writes it) */
 	ck_assert_msg(gain_off > -gain / 4 && gain_off < gain / 4, "gain off %.3f", gain_off);
 	ck_assert_uint_eq(boff.pn_l0_hitm, 0);
 	ck_assert_uint_eq(aoff.pn_l0_hitm, 0);
-	/* pad (the thread's quick experiment: pn line 0 moved out of the list heads' pair): line
-	 * 0's HITMs go, as the thread saw.  In the model the smallest pad also puts the list heads
-	 * and lru_lock into one pair: the lock line's HITMs grow and the pad is slower than the
-	 * patch (a finding, scenarios/seeds/README.md, seed 002). */
-	ck_assert_uint_le(pd.pn_l0_hitm * 25, b.pn_l0_hitm);
-	ck_assert_uint_gt(pd.pn_lock_hitm, b.pn_lock_hitm);
-	ck_assert(pd.per_s < a.per_s);
+	/* pad (the thread's quick experiment: pn line 0 moved out of the list heads' pair): the
+	 * stat paths' line-0 HITMs go, as the thread saw */
+	ck_assert_uint_ge(b.pn_l0_stat, 50 * MAX(pd.pn_l0_stat, 1));
 	/* pointer-pair: one load fewer than after, same lines */
 	ck_assert(pp.per_s >= a.per_s * 0.98);
 	ck_assert_uint_le(pp.pn_l0_hitm, a.pn_l0_hitm * 5 / 4 + 10);
 	/* anon: 1 + 1 stat updates per page, more other work: a positive but smaller gain */
-	ck_assert_uint_ge(ab.pn_l0_hitm, 5 * aa.pn_l0_hitm);
 	ck_assert_uint_ge(ab.pn_l0_stat, 50 * MAX(aa.pn_l0_stat, 1));
 	ck_assert_msg(gain_anon > 0 && gain_anon < gain / 2, "anon gain %.3f, shmem %.3f",
 		      gain_anon, gain);
 
 	/* 80 threads (both sockets, SMT siblings sharing their cores and fill buffers), shmem:
-	 * positive as published.  Published +11% at 80 against +20% at 20; the model has it the
-	 * other way (+20% vs +9% in the shipped 1000/2000 us runs, +16% vs +12% here): its
-	 * 80-thread run lacks the cap the real one hit (after scales 2.3x from 20 threads, the
-	 * published 1.55x), so lru_lock is a larger share and the patch gains more.  The order
-	 * is a known gap (scenarios/seeds/README.md), a Show item judged by check_seed_gaps.c. */
+	 * positive as published, the line-0 HITMs gone.  Published +11% at 80 against +20% at
+	 * 20; the model's 80-thread gain is larger than 2x the published and than its 20-thread
+	 * one: its 80-thread run lacks the cap the real one hit, so lru_lock is a larger share and
+	 * the patch gains more.  Both are known gaps (scenarios/seeds/README.md): Show items of
+	 * the replay, judged on the golden runs by check_seed_table.c. */
 	struct seed_run b80 = run_seed("before", S80), a80 = run_seed("after", S80);
 	double gain80 = a80.per_s / b80.per_s - 1;
 
-	ck_assert_uint_ge(b80.pn_l0_hitm, 10 * a80.pn_l0_hitm);
 	ck_assert_uint_ge(b80.pn_l0_stat, 50 * MAX(a80.pn_l0_stat, 1));
 	ck_assert_msg(gain80 > 0.05, "shmem 80 gain %.3f", gain80);
-}
-END_TEST
-
-/* The finding: with the shipped 64-byte semantics (pair_granule false, adjacent-line
- * prefetch on) pn line 0 never gets a HITM and the patch changes nothing measurable. */
-START_TEST(seed002_line_granule_shows_nothing)
-{
-	struct seed_run b = run_seed("before", LINE64), a = run_seed("after", LINE64);
-	double gain = a.per_s / b.per_s - 1;
-
-	ck_assert_uint_eq(b.pn_l0_hitm, 0);
-	ck_assert_uint_eq(a.pn_l0_hitm, 0);
-	ck_assert_msg(gain > -0.10 && gain < 0.05, "64-byte granule gain %.3f", gain);
 }
 END_TEST
 
@@ -236,7 +205,6 @@ static Suite *seed002_suite(void)
 
 	tcase_set_timeout(tc, 300);
 	tcase_add_test(tc, seed002_replay);
-	tcase_add_test(tc, seed002_line_granule_shows_nothing);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -49,6 +49,11 @@ static inline struct yt_node *load_machine_tree(void)
 	root = yt_load_file(path, &err);
 	ck_assert_msg(root != NULL, "%s", err.msg);
 	g_free(path);
+	/* The fill-triggered prefetch rules the fixture was written for: a read prefetch of the
+	 * flag's line steals it from CPU 20, so the flag line is shared and has its rows (with
+	 * the machine's RFO rules the flag would stay private to its writer). */
+	ck_assert(yt_set_path(root, "prefetch.store_buddy", "read", "fixture", &err));
+	ck_assert(yt_set_path(root, "prefetch.upgrade_prefetch", "false", "fixture", &err));
 	return root;
 }
 

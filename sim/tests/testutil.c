@@ -34,6 +34,25 @@ void tu_spawn_c2csim(const char *const *args, int *status, char **out, char **er
 	g_ptr_array_free(argv, TRUE);
 }
 
+GPtrArray *tu_shipped_scenarios(void)
+{
+	static const char *const dirs[] = {"scenarios", "scenarios/seeds", "scenarios/bench"};
+	GPtrArray *paths = g_ptr_array_new_with_free_func(g_free);
+
+	for (size_t d = 0; d < G_N_ELEMENTS(dirs); d++) {
+		g_autofree char *dir = tu_src_path(dirs[d]);
+		GDir *gd = g_dir_open(dir, 0, NULL);
+		const char *name;
+
+		ck_assert_msg(gd != NULL, "no %s", dir);
+		while ((name = g_dir_read_name(gd)))
+			if (g_str_has_suffix(name, ".yaml"))
+				g_ptr_array_add(paths, g_build_filename(dir, name, NULL));
+		g_dir_close(gd);
+	}
+	return paths;
+}
+
 void tu_machine(struct machine *m, const char *name, const char *const *overrides)
 {
 	g_autofree char *rel = g_strdup_printf("models/machines/%s.yaml", name);

@@ -17,6 +17,9 @@
 
 /* A path under the source tree (C2CSIM_SRCDIR is set by meson test).  Caller frees. */
 char *tu_src_path(const char *rel);
+/* tu_shipped_scenarios - the paths of every shipped scenario (scenarios/, scenarios/seeds/,
+ * scenarios/bench/, *.yaml), in directory order; free with g_ptr_array_unref. */
+GPtrArray *tu_shipped_scenarios(void);
 
 /* Run the c2csim binary (C2CSIM_BIN, set by meson test) with @args (NULL-terminated) in the
  * source tree; *@status gets the exit status (128 when killed by a signal), *@out and *@err

@@ -12,7 +12,7 @@ set xrange [-1:78]
 set xtics 0,8,64 font ',8'
 set xlabel 'byte in the line'
 set palette defined (0 '#ffffff', 1 '#f5b7b1', 2 '#e74c3c', 3 '#7b241c')
-set cbrange [0:12107]
+set cbrange [0:12124]
 set cblabel 'HITMs of the member'
 set ytics font ',8'
 unset label
@@ -47,12 +47,12 @@ set object rect from first -0.5, first -0.55 to first 64.5, first 1.55 fs empty 
 set object rect from first -0.5, first 1.80 to first 64.5, first 3.90 fs empty border lc rgb '#222222' lw 2.5 front
 set object rect from first -0.5, first 4.15 to first 64.5, first 6.25 fs empty border lc rgb '#222222' lw 2.5 front
 set object rect from first -0.5, first 6.50 to first 64.5, first 8.60 fs empty border lc rgb '#222222' lw 2.5 front
-set label '12107 HITM' at first 65.5, first 0.00 left font ',8'
-set label '0 HITM' at first 65.5, first 1.00 left font ',8'
-set label '207 HITM' at first 65.5, first 2.35 left font ',8'
-set label '1927 HITM' at first 65.5, first 3.35 left font ',8'
-set label '0 HITM' at first 65.5, first 4.70 left font ',8'
-set label '543 HITM' at first 65.5, first 5.70 left font ',8'
+set label '12124 HITM' at first 65.5, first 0.00 left font ',8'
+set label '12124 HITM' at first 65.5, first 1.00 left font ',8'
+set label '2115 HITM' at first 65.5, first 2.35 left font ',8'
+set label '2110 HITM' at first 65.5, first 3.35 left font ',8'
+set label '544 HITM' at first 65.5, first 4.70 left font ',8'
+set label '544 HITM' at first 65.5, first 5.70 left font ',8'
 set label '0 HITM' at first 65.5, first 7.05 left font ',8'
 set label '0 HITM' at first 65.5, first 8.05 left font ',8'
 plot dat index 0 using 1:2:3:4:5:6:7 with boxxyerror fs solid 1.0 noborder lc palette notitle, dat index 0 using 1:2:3:4:5:6 with boxxyerror fs empty lc rgb '#555555' notitle
@@ -86,12 +86,12 @@ set object rect from first -0.5, first -0.55 to first 64.5, first 1.55 fs empty 
 set object rect from first -0.5, first 1.80 to first 64.5, first 3.90 fs empty border lc rgb '#222222' lw 2.5 front
 set object rect from first -0.5, first 4.15 to first 64.5, first 6.25 fs empty border lc rgb '#222222' lw 2.5 front
 set object rect from first -0.5, first 6.50 to first 64.5, first 8.60 fs empty border lc rgb '#222222' lw 2.5 front
-set label '333 HITM' at first 65.5, first 0.00 left font ',8'
-set label '0 HITM' at first 65.5, first 1.00 left font ',8'
-set label '417 HITM' at first 65.5, first 2.35 left font ',8'
-set label '954 HITM' at first 65.5, first 3.35 left font ',8'
-set label '0 HITM' at first 65.5, first 4.70 left font ',8'
-set label '498 HITM' at first 65.5, first 5.70 left font ',8'
+set label '414 HITM' at first 65.5, first 0.00 left font ',8'
+set label '333 HITM' at first 65.5, first 1.00 left font ',8'
+set label '1461 HITM' at first 65.5, first 2.35 left font ',8'
+set label '1444 HITM' at first 65.5, first 3.35 left font ',8'
+set label '520 HITM' at first 65.5, first 4.70 left font ',8'
+set label '520 HITM' at first 65.5, first 5.70 left font ',8'
 set label '0 HITM' at first 65.5, first 7.05 left font ',8'
 set label '0 HITM' at first 65.5, first 8.05 left font ',8'
 plot dat index 1 using 1:2:3:4:5:6:7 with boxxyerror fs solid 1.0 noborder lc palette notitle, dat index 1 using 1:2:3:4:5:6 with boxxyerror fs empty lc rgb '#555555' notitle

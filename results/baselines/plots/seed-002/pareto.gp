@@ -19,13 +19,13 @@ set yrange [0:*]
 set grid ytics
 set key outside right top vertical font ',8'
 set bmargin 7
-set title 'before: mem_cgroup_per_node lines 0-1 (cg.pn[0]; one 128-byte coherence unit)'
-set xtics rotate by -30 left font ',8' ('memcg' 0, 'lruvec_stats_percpu' 1, 'lruvec.lists' 2)
-set xrange [-0.6:2.6]
-plot dat index 0 using ($1-0.2):2 with boxes lc rgb '#c0392b' title 'HITMs', dat index 0 using ($1+0.2):3 with boxes lc rgb '#2874a6' title 'store L1 misses', dat index 0 using 1:4 axes x1y2 with linespoints pt 7 lc rgb '#333333' title 'cumulative HITM %'
-set title 'after: mem_cgroup_per_node lines 2-3 (cg.pn[0]; one 128-byte coherence unit)'
-set xtics rotate by -30 left font ',8' ('lruvec.pgdat' 0, 'lruvec.lru_lock' 1)
+set title 'before: mem_cgroup_per_node line 0 (cg.pn[0])'
+set xtics rotate by -30 left font ',8' ('memcg' 0, 'lruvec_stats_percpu' 1)
 set xrange [-0.6:1.6]
+plot dat index 0 using ($1-0.2):2 with boxes lc rgb '#c0392b' title 'HITMs', dat index 0 using ($1+0.2):3 with boxes lc rgb '#2874a6' title 'store L1 misses', dat index 0 using 1:4 axes x1y2 with linespoints pt 7 lc rgb '#333333' title 'cumulative HITM %'
+set title 'after: mem_cgroup_per_node line 3 (cg.pn[0])'
+set xtics rotate by -30 left font ',8' ('lruvec.pgdat' 0)
+set xrange [-0.6:0.6]
 plot dat index 1 using ($1-0.2):2 with boxes lc rgb '#c0392b' title 'HITMs', dat index 1 using ($1+0.2):3 with boxes lc rgb '#2874a6' title 'store L1 misses', dat index 1 using 1:4 axes x1y2 with linespoints pt 7 lc rgb '#333333' title 'cumulative HITM %'
 unset multiplot
 unset output
