@@ -26,8 +26,10 @@ struct mstats {
 	struct orow *orow;       /* Pareto rows: (line, offset, site, caller) */
 	uint64_t *orow_cpus;     /* words_cpu per row */
 	uint32_t nr_orows, cap_orows;
-	uint32_t *orow_slot;     /* open-addressing index of all rows (mstats_orow), or NULL */
+	uint64_t *orow_slot;     /* open-addressing index of all rows (mstats_orow), or NULL:
+				  * a slot is (key hash << 32 | row), row DIR_NONE when empty */
 	uint32_t orow_mask;      /* its slots - 1 */
+	uint32_t *orow_memo;     /* recent rows by key hash, DIR_NONE when empty (mstats_orow) */
 	uint64_t accesses;       /* demand accesses (split accesses count once per line) */
 };
 
