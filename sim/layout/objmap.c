@@ -21,6 +21,7 @@ void objmap_release(struct objmap *om)
 	g_free(om->v);
 	g_free(om->by_addr);
 	g_free(om->near);
+	g_free(om->base_sorted);
 	memset(om, 0, sizeof(*om));
 }
 
@@ -56,6 +57,10 @@ uint32_t objmap_seal(struct objmap *om)
 	for (uint32_t i = 0; i < om->nr; i++)
 		om->by_addr[i] = i;
 	qsort_r(om->by_addr, om->nr, sizeof(uint32_t), by_base, om);
+	g_free(om->base_sorted);
+	om->base_sorted = g_new(uint64_t, om->nr ? om->nr : 1);
+	for (uint32_t i = 0; i < om->nr; i++)
+		om->base_sorted[i] = om->v[om->by_addr[i]].base;
 	for (uint32_t i = 1; i < om->nr; i++) {
 		const struct obj *prev = &om->v[om->by_addr[i - 1]];
 
@@ -68,8 +73,8 @@ uint32_t objmap_seal(struct objmap *om)
 /* Whether @n objects in address order, and no more, have their base at or below @addr. */
 static bool based_at_or_below_is(const struct objmap *om, uint64_t addr, uint32_t n)
 {
-	return n > 0 && n <= om->nr && om->v[om->by_addr[n - 1]].base <= addr &&
-	       (n == om->nr || om->v[om->by_addr[n]].base > addr);
+	return n > 0 && n <= om->nr && om->base_sorted[n - 1] <= addr &&
+	       (n == om->nr || om->base_sorted[n] > addr);
 }
 
 /* How many objects, in address order, have their base at or below @addr.  Lines are first
@@ -80,6 +85,8 @@ static uint32_t nr_based_at_or_below(const struct objmap *om, uint64_t addr)
 {
 	uint32_t lo = 0, hi = om->nr;
 
+	if (!om->base_sorted)
+		return 0; /* not sealed: no object to find */
 	if (om->near) {
 		if (based_at_or_below_is(om, addr, *om->near))
 			return *om->near;
@@ -90,7 +97,7 @@ static uint32_t nr_based_at_or_below(const struct objmap *om, uint64_t addr)
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
 
-		if (om->v[om->by_addr[mid]].base <= addr)
+		if (om->base_sorted[mid] <= addr)
 			lo = mid + 1;
 		else
 			hi = mid;
