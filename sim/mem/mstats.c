@@ -131,16 +131,18 @@ const uint64_t *stats_orow_cpus(const struct mem *m, uint32_t o)
 /* ------------------------------------------------------------------ Pareto rows */
 
 /*
- * Rows of a line form a list, newest first, which the reports walk.  Finding a row goes
- * through an open-addressing index of all rows instead: each slot holds a row's number and
- * its key's 32-bit hash, so a probe compares hashes inside the slot array and reads a row only
- * when the hash matches (the row found is the one the caller adds to next, so that read is not
- * wasted), and growing the index re-places slots without reading a single row.  Linear
- * probing, at most 3/4 full.  The index of a large run is many megabytes, so a probe
- * misses the host's caches: a small direct-mapped memo of recent rows, indexed by the same
- * hash, answers the hot rows first (it is checked against the row itself, so it changes no
- * answer).  A line's first rows are tried before the index too: a line touched for the first
- * time has none (no probe at all), and a line's few recent rows are still in the host's cache.
+ * Rows of a line form a list, newest first, which the reports walk.  Finding a row tries, in
+ * order (each answer checked against the row itself, so the order changes no answer):
+ *  - a small direct-mapped memo of recent rows, indexed by the key's hash, which stays in the
+ *    host's caches (the index of a large run is megabytes, and a probe of it misses them);
+ *  - the line's first ORW_WALK rows: a line touched for the first time has none, so nothing
+ *    is probed, and a line's few recent rows are still cached;
+ *  - an open-addressing index of all rows, linear probing, at most 3/4 full, whose slots hold
+ *    a row's number and its key's 32-bit hash: a probe compares hashes inside the slot array
+ *    and reads a row only when the hash matches, and growing re-places slots without reading
+ *    a single row.  It keeps a line that many sites touch (a trace gives every line its own
+ *    site) from making the walk quadratic.
+ * The row found is the one the caller adds to next, so reading it is not wasted.
  */
 #define ORW_WALK 4
 #define ORW_LOAD_NUM 3
