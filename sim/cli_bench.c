@@ -38,6 +38,7 @@ struct bench_wl {
 struct bench_fig {
 	int status;           /* 0, else the exit status of a failed load (2) or run (1) */
 	int cpus;             /* CPUs that run an actor */
+	int machine_cpus;     /* CPUs of the machine */
 	uint64_t accesses, events, lines;
 	simtime_t sim_time;
 	double host_s;        /* CPU seconds of run_variant() */
@@ -145,6 +146,7 @@ static struct bench_fig bench_here(const struct bench_wl *wl, uint64_t scale)
 			break;
 		}
 		f.cpus = MAX(f.cpus, (int)actor_cpus(&sc->v[v]));
+		f.machine_cpus = MAX(f.machine_cpus, sc->v[v].mc.nr_cpus);
 		f.accesses += stats_accesses(r->mem);
 		f.lines += stats_nr_lines(r->mem);
 		f.events += r->events;
@@ -221,7 +223,7 @@ static struct bench_fig bench_median(const struct bench_wl *wl, uint64_t scale, 
 
 static void print_header(void)
 {
-	printf("%-16s %5s %10s %10s %9s %8s %8s %8s %9s %7s\n", "workload", "cpus", "accesses",
+	printf("%-16s %7s %10s %10s %9s %8s %8s %8s %9s %7s\n", "workload", "cpus", "accesses",
 	       "events", "sim_us", "host_s", "Macc/s", "Mev/s", "peak_MiB", "B/line");
 }
 
@@ -230,8 +232,10 @@ static void print_row(const char *name, const struct bench_fig *f)
 {
 	long grown = MAX(0, f->peak_kib - f->rss_before_kib);
 
-	printf("%-16s %5d %10" G_GUINT64_FORMAT " %10" G_GUINT64_FORMAT " %9.1f %8.3f %8.2f "
-	       "%8.2f %9.1f %7.0f\n", name, f->cpus, f->accesses, f->events,
+	g_autofree char *cpus = g_strdup_printf("%d/%d", f->cpus, f->machine_cpus);
+
+	printf("%-16s %7s %10" G_GUINT64_FORMAT " %10" G_GUINT64_FORMAT " %9.1f %8.3f %8.2f "
+	       "%8.2f %9.1f %7.0f\n", name, cpus, f->accesses, f->events,
 	       (double)f->sim_time / 1e6, f->host_s, (double)f->accesses / f->host_s / 1e6,
 	       (double)f->events / f->host_s / 1e6, (double)f->peak_kib / 1024,
 	       f->lines ? (double)grown * 1024 / (double)f->lines : 0.0);

@@ -27,14 +27,17 @@ START_TEST(bench_usage_errors)
 }
 END_TEST
 
-/* The row of @name in @out: its CPUs and accesses; fails the test when it is missing. */
-static void bench_row(const char *out, const char *name, int *cpus, guint64 *accesses)
+/* The row of @name in @out: its actors' CPUs, the machine's and the accesses; fails the test
+ * when it is missing. */
+static void bench_row(const char *out, const char *name, int *cpus, int *machine,
+		      guint64 *accesses)
 {
 	g_autofree char *key = g_strdup_printf("\n%s ", name);
 	const char *row = strstr(out, key);
 
 	ck_assert_msg(row, "no row %s in:\n%s", name, out);
-	ck_assert_int_eq(sscanf(row + strlen(key), "%d %" G_GUINT64_FORMAT, cpus, accesses), 2);
+	ck_assert_int_eq(sscanf(row + strlen(key), "%d/%d %" G_GUINT64_FORMAT, cpus, machine,
+				accesses), 3);
 }
 
 /* cpus: the same loop on 16 and on 256 CPUs of one machine, each row saying how many CPUs ran
@@ -43,17 +46,19 @@ START_TEST(bench_cpus_rows)
 {
 	const char *args[] = {"bench", "--workload", "cpus", "--runs", "1", NULL};
 	guint64 a16, a256;
-	int c16, c256;
+	int c16, c256, m16, m256;
 	double ratio = 0;
 	const char *line;
 	struct cmd c;
 
 	c2csim(&c, args);
 	ck_assert_msg(c.status == 0, "%s", c.err);
-	bench_row(c.out, "cpus-16", &c16, &a16);
-	bench_row(c.out, "cpus-256", &c256, &a256);
+	bench_row(c.out, "cpus-16", &c16, &m16, &a16);
+	bench_row(c.out, "cpus-256", &c256, &m256, &a256);
 	ck_assert_int_eq(c16, 16);
 	ck_assert_int_eq(c256, 256);
+	ck_assert_int_eq(m16, 256);
+	ck_assert_int_eq(m256, 256);
 	ck_assert_msg(a16 < 2 * a256 && a256 < 2 * a16, "%" G_GUINT64_FORMAT " vs %"
 		      G_GUINT64_FORMAT, a16, a256);
 	line = strstr(c.out, "\ncpus: 256 CPUs cost x");
