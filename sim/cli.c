@@ -4,7 +4,6 @@
 #include <glib.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 #include "c2csim_config.h"
 #include "core/limits.h"

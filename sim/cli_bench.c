@@ -22,7 +22,6 @@
 #include <unistd.h>
 
 #include "c2csim_config.h"
-#include "mem/stats.h"
 #include "mem/mstats.h"
 
 /* A workload: a scenario file, the variant to run (NULL: all, in order), and overrides. */
