@@ -1,10 +1,9 @@
-/* cli.c - `c2csim run`, `c2csim bench` and `c2csim protocol`; see cli.h. */
+/* cli.c - `c2csim run` and `c2csim protocol`; see cli.h. */
 #include "cli.h"
 
 #include <glib.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 #include "c2csim_config.h"
 #include "core/limits.h"
@@ -36,9 +35,7 @@ struct run_args {
 	struct c2c_limits limits;
 };
 
-/* A file under the working directory, else under the source tree (so `c2csim` works from
- * anywhere in a checkout and from the build directory). */
-static char *find_data_file(const char *rel)
+char *find_data_file(const char *rel)
 {
 	if (g_file_test(rel, G_FILE_TEST_IS_REGULAR))
 		return g_strdup(rel);
@@ -298,127 +295,6 @@ static int cli_run(const struct cli_cmd *cmd, const char *prog, int argc, char *
 	return status;
 }
 
-/* ------------------------------------------------------------------ bench */
-
-static double host_seconds(void)
-{
-	struct timespec ts;
-
-	/* Host time measures the simulator, never the simulation: it is printed, not simulated. */
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static int bench_one(const char *name, uint64_t scale)
-{
-	g_autofree char *rel = g_strdup_printf("scenarios/bench/%s.yaml", name);
-	g_autofree char *path = find_data_file(rel);
-	struct c2c_err err = {0};
-	struct scenario *sc = scenario_load(path, NULL, 0, false, 0, &err);
-	struct run_result *r;
-	double t0, t;
-
-	if (!sc) {
-		fprintf(stderr, "%s\n", err.msg);
-		return 2;
-	}
-	sc->v[0].end_time *= scale;
-	/* The benchmark's length is its own (--scale): the run limits grow with it. */
-	if (!g_uint64_checked_mul(&sc->limits.events, sc->limits.events, scale))
-		sc->limits.events = UINT64_MAX;
-	if (!g_uint64_checked_mul(&sc->limits.time_us, sc->limits.time_us, scale))
-		sc->limits.time_us = UINT64_MAX;
-	t0 = host_seconds();
-	r = run_variant(sc, 0, false, &err);
-	t = host_seconds() - t0;
-	if (!r) {
-		fprintf(stderr, "%s\n", err.msg);
-		scenario_free(sc);
-		return 1;
-	}
-	printf("%-16s %5d %12" G_GUINT64_FORMAT " %12" G_GUINT64_FORMAT " %10.1f %8.3f %10.2f\n",
-	       name, sc->v[0].mc.nr_cpus, stats_accesses(r->mem), r->events,
-	       (double)r->sim_time / 1e6, t, (double)stats_accesses(r->mem) / t / 1e6);
-	run_result_free(r);
-	scenario_free(sc);
-	return 0;
-}
-
-/*
- * The host memory of line state at scale: 256 CPUs (sapphire-rapids-2s-256) each load and
- * store 4096 lines of their own, 1 M lines in all, as per-CPU counters are; every 8th line is
- * then read by a second CPU, as a reader summing them does.  Printed: the bytes the memory
- * system holds per touched line (mem_line_bytes: directory, values, statistics).
- */
-#define BENCH_LINES_PER_CPU 4096u
-
-static int bench_line_bytes(void)
-{
-	g_autofree char *path = find_data_file("models/machines/sapphire-rapids-2s-256.yaml");
-	struct c2c_err err = {0};
-	struct yt_node *t = yt_load_file(path, &err);
-	struct machine mc;
-	struct mem *m;
-	simtime_t now = 0;
-
-	if (!t || !machine_load(&mc, t, &err)) {
-		fprintf(stderr, "%s\n", err.msg);
-		yt_free(t);
-		return 2;
-	}
-	m = mem_new(&mc, NULL, false);
-	for (uint32_t i = 0; i < BENCH_LINES_PER_CPU; i++)
-		for (int cpu = 0; cpu < mc.nr_cpus; cpu++, now += mc.cycle) {
-			uint64_t a = ((uint64_t)cpu * BENCH_LINES_PER_CPU + i) << 6;
-
-			now = mem_access(m, cpu, a, 8, MEM_LOAD, 0, now);
-			now = mem_access(m, cpu, a, 8, MEM_STORE, 1, now);
-			if (!(i & 7))
-				now = mem_access(m, (cpu + 1) % mc.nr_cpus, a, 8, MEM_LOAD, 2, now);
-		}
-	printf("line state: %u lines touched by %d CPUs, %.1f bytes per line\n",
-	       stats_nr_lines(m), mc.nr_cpus, (double)mem_line_bytes(m) / stats_nr_lines(m));
-	mem_free(m);
-	machine_release(&mc);
-	yt_free(t);
-	return 0;
-}
-
-struct bench_args {
-	int scale;
-};
-
-static GOptionEntry *bench_options(void *args)
-{
-	struct bench_args *a = args;
-	GOptionEntry e[] = {
-		{"scale", 0, 0, G_OPTION_ARG_INT, &a->scale,
-		 "Multiply the simulated time of each workload by N (default 1)", "N"},
-		G_OPTION_ENTRY_NULL};
-
-	return g_memdup2(e, sizeof e);
-}
-
-static int cli_bench(const struct cli_cmd *cmd, const char *prog, int argc, char **argv)
-{
-	static const char *const workloads[] = {"contended-80", "uncontended-80"};
-	struct bench_args a = {.scale = 1};
-	int status = cli_parse(cmd, prog, &a, &argc, &argv);
-
-	if (status >= 0)
-		return status;
-	if (a.scale < 1)
-		return cli_usage_error(prog, "--scale %d (expected a positive integer)", a.scale);
-	if (argc > 1)
-		return cli_usage_error(prog, "unexpected argument '%s'", argv[1]);
-	status = 0;
-	printf("%-16s %5s %12s %12s %10s %8s %10s\n", "workload", "cpus", "accesses", "events",
-	       "sim_us", "host_s", "Macc/s");
-	for (size_t i = 0; i < G_N_ELEMENTS(workloads) && !status; i++)
-		status = bench_one(workloads[i], (uint64_t)a.scale);
-	return status ? status : bench_line_bytes();
-}
-
 static int cli_protocol(const struct cli_cmd *cmd, const char *prog, int argc, char **argv)
 {
 	int status = cli_parse(cmd, prog, NULL, &argc, &argv);
@@ -441,11 +317,6 @@ const struct cli_cmd cli_run_cmd = {
 	"Exit status: 0 success, 1 the simulation failed, a resource limit was reached (or, with "
 	"--expect, an expectation failed), 2 bad input, 130 / 143 interrupted by SIGINT / SIGTERM.",
 	run_options, sizeof(struct run_args), cli_run, NULL};
-
-const struct cli_cmd cli_bench_cmd = {
-	"bench", "",
-	"Simulated accesses per host second on the 80-CPU contended and uncontended workloads",
-	NULL, bench_options, sizeof(struct bench_args), cli_bench, NULL};
 
 const struct cli_cmd cli_protocol_cmd = {
 	"protocol", "", "Print the MESI + adjacent-line prefetch protocol table", NULL,

@@ -13,7 +13,7 @@
 #include "scenario/scenario.h"
 
 extern const struct cli_cmd cli_run_cmd;      /* cli.c */
-extern const struct cli_cmd cli_bench_cmd;    /* cli.c */
+extern const struct cli_cmd cli_bench_cmd;    /* cli_bench.c */
 extern const struct cli_cmd cli_protocol_cmd; /* cli.c */
 extern const struct cli_cmd cli_layout_cmd;   /* layout_cmd.c */
 extern const struct cli_cmd cli_compare_cmd;  /* cli_compare.c */
@@ -34,5 +34,10 @@ bool cli_overrides(const char *prog, char *const *sets, GArray *ov, GPtrArray *k
 struct run_result **cli_run_variants(const struct scenario *sc, bool check, uint32_t *nr,
 				     struct c2c_err *err);
 void cli_runs_free(struct run_result **runs, uint32_t nr);
+
+/* find_data_file - @rel under the working directory if it is there, else under the source
+ * tree (so `c2csim` works from anywhere in a checkout and from the build directory).  Return:
+ * a newly allocated path (g_free); the file may not exist.  Can't fail. */
+char *find_data_file(const char *rel);
 
 #endif

@@ -28,6 +28,9 @@ struct obj {
 struct objmap {
 	struct obj *v;
 	uint32_t *by_addr; /* indexes sorted by base, built by objmap_seal() */
+	uint64_t *base_sorted; /* base of by_addr[i], for a binary search in one array */
+	uint32_t *near;    /* where in by_addr the last lookup ended: a cache that changes no
+			    * answer, so lookups through a const map may update it */
 	uint32_t nr, cap;
 	struct layout_lib *lib; /* resolves embedded structs for member names (not owned) */
 };

@@ -6,10 +6,15 @@
 
 #include "mem/mem.h"
 
+/* The Pareto rows' memo (mstats_orow): a power of two, 16 KiB, which stays in the host's L1/L2. */
+#define ORW_MEMO 4096
+
 void mstats_init(struct mstats *s, int nr_cpus)
 {
 	memset(s, 0, sizeof(*s));
 	s->words_cpu = (uint32_t)(nr_cpus + 63) / 64;
+	s->orow_memo = g_new(uint32_t, ORW_MEMO);
+	memset(s->orow_memo, 0xff, sizeof(uint32_t) * ORW_MEMO);
 }
 
 void mstats_release(struct mstats *s)
@@ -21,6 +26,7 @@ void mstats_release(struct mstats *s)
 	g_free(s->orow_cpus);
 	g_free(s->orow_slot);
 	g_free(s->cpu_pool);
+	g_free(s->orow_memo);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -181,12 +187,22 @@ uint32_t stats_orow_nr_cpus(const struct mem *m, uint32_t o)
 /* ------------------------------------------------------------------ Pareto rows */
 
 /*
- * Rows of a line form a list, newest first, which the reports walk.  Most lines have a few
- * rows, so a short walk of the list finds a row fastest.  A line that many sites touch (a
- * trace gives every line its own site) would make that walk quadratic, so every row is also
- * in a hash index, consulted only when the walk is longer than ORW_WALK.
+ * Rows of a line form a list, newest first, which the reports walk.  Finding a row tries, in
+ * order (each answer checked against the row itself, so the order changes no answer):
+ *  - a small direct-mapped memo of recent rows, indexed by the key's hash, which stays in the
+ *    host's caches (the index of a large run is megabytes, and a probe of it misses them);
+ *  - the line's first ORW_WALK rows: a line touched for the first time has none, so nothing
+ *    is probed, and a line's few recent rows are still cached;
+ *  - an open-addressing index of all rows, linear probing, at most 3/4 full, whose slots hold
+ *    a row's number and its key's 32-bit hash: a probe compares hashes inside the slot array
+ *    and reads a row only when the hash matches, and growing re-places slots without reading
+ *    a single row.  It keeps a line that many sites touch (a trace gives every line its own
+ *    site) from making the walk quadratic.
+ * The row found is the one the caller adds to next, so reading it is not wasted.
  */
-#define ORW_WALK 8
+#define ORW_WALK 4
+#define ORW_LOAD_NUM 3
+#define ORW_LOAD_DEN 4
 
 static uint32_t orow_hash(uint32_t line, uint8_t off, uint32_t site, uint32_t caller)
 {
@@ -202,61 +218,90 @@ static bool orow_is(const struct orow *r, uint32_t line, uint8_t off, uint32_t s
 	return r->line == line && r->off == off && r->site == site && r->caller == caller;
 }
 
-static void slot_put(struct mstats *s, uint32_t r)
+static uint32_t slot_row(uint64_t slot)
 {
-	const struct orow *o = &s->orow[r];
-	uint32_t k = orow_hash(o->line, o->off, o->site, o->caller) & s->orow_mask;
-
-	while (s->orow_slot[k] != DIR_NONE)
-		k = (k + 1) & s->orow_mask;
-	s->orow_slot[k] = r;
+	return (uint32_t)slot;
 }
 
-/* Keep the index at most half full: rebuilt at twice the rows' capacity when they grow. */
+static uint32_t slot_hash(uint64_t slot)
+{
+	return (uint32_t)(slot >> 32);
+}
+
+static void slot_put(uint64_t *slots, uint32_t mask, uint32_t hash, uint32_t r)
+{
+	uint32_t k = hash & mask;
+
+	while (slot_row(slots[k]) != DIR_NONE)
+		k = (k + 1) & mask;
+	slots[k] = (uint64_t)hash << 32 | r;
+}
+
+/* Twice the slots (the first 1024), every row re-placed from its slot alone. */
 static void slots_grow(struct mstats *s)
 {
+	uint32_t n = s->orow_slot ? 2 * (s->orow_mask + 1) : 1024, mask = n - 1;
+	uint64_t *slots = g_new(uint64_t, n);
+
+	memset(slots, 0xff, sizeof(uint64_t) * n);
+	for (uint32_t k = 0; s->orow_slot && k <= s->orow_mask; k++)
+		if (slot_row(s->orow_slot[k]) != DIR_NONE)
+			slot_put(slots, mask, slot_hash(s->orow_slot[k]), slot_row(s->orow_slot[k]));
 	g_free(s->orow_slot);
-	s->orow_mask = 2 * s->cap_orows - 1;
-	s->orow_slot = g_new(uint32_t, (size_t)s->orow_mask + 1);
-	memset(s->orow_slot, 0xff, sizeof(uint32_t) * ((size_t)s->orow_mask + 1));
-	for (uint32_t r = 0; r < s->nr_orows; r++)
-		slot_put(s, r);
+	s->orow_slot = slots;
+	s->orow_mask = mask;
 }
 
-static uint32_t slot_find(const struct mstats *s, uint32_t line, uint8_t off, uint32_t site,
-			  uint32_t caller)
+static uint32_t slot_find(const struct mstats *s, uint32_t hash, uint32_t line, uint8_t off,
+			  uint32_t site, uint32_t caller)
 {
-	uint32_t k = orow_hash(line, off, site, caller) & s->orow_mask, r;
+	uint32_t k = hash & s->orow_mask, r;
+	uint64_t slot;
 
-	while ((r = s->orow_slot[k]) != DIR_NONE && !orow_is(&s->orow[r], line, off, site, caller))
+	while ((r = slot_row(slot = s->orow_slot[k])) != DIR_NONE &&
+	       (slot_hash(slot) != hash || !orow_is(&s->orow[r], line, off, site, caller)))
 		k = (k + 1) & s->orow_mask;
 	return r;
+}
+
+/* The memo, the line's first rows, then the index (see above). */
+static uint32_t orow_lookup(const struct mstats *s, uint32_t hash, uint32_t line, uint8_t off,
+			    uint32_t site, uint32_t caller)
+{
+	uint32_t memo = s->orow_memo[hash & (ORW_MEMO - 1)], r, n;
+
+	if (memo != DIR_NONE && orow_is(&s->orow[memo], line, off, site, caller))
+		return memo;
+	for (r = s->line[line].first_orow, n = 0; r != DIR_NONE && n < ORW_WALK;
+	     r = s->orow[r].next, n++)
+		if (orow_is(&s->orow[r], line, off, site, caller))
+			return r;
+	return r != DIR_NONE ? slot_find(s, hash, line, off, site, caller) : DIR_NONE;
 }
 
 uint32_t mstats_orow_find(const struct mstats *s, uint32_t line, uint8_t off, uint32_t site,
 			  uint32_t caller)
 {
-	uint32_t r = s->line[line].first_orow, n;
-
-	for (n = 0; r != DIR_NONE && n < ORW_WALK; r = s->orow[r].next, n++)
-		if (orow_is(&s->orow[r], line, off, site, caller))
-			return r;
-	return r != DIR_NONE ? slot_find(s, line, off, site, caller) : DIR_NONE;
+	return orow_lookup(s, orow_hash(line, off, site, caller), line, off, site, caller);
 }
 
 uint32_t mstats_orow(struct mstats *s, uint32_t line, uint8_t off, uint32_t site,
 		     uint32_t caller)
 {
 	struct line_stats *ls = &s->line[line];
-	uint32_t r = mstats_orow_find(s, line, off, site, caller);
+	uint32_t hash = orow_hash(line, off, site, caller);
+	uint32_t *memo = &s->orow_memo[hash & (ORW_MEMO - 1)];
+	uint32_t r = orow_lookup(s, hash, line, off, site, caller);
 
 	if (r != DIR_NONE)
-		return r;
+		return *memo = r;
+	if ((uint64_t)(s->nr_orows + 1) * ORW_LOAD_DEN >
+	    (s->orow_slot ? (uint64_t)s->orow_mask + 1 : 0) * ORW_LOAD_NUM)
+		slots_grow(s);
 	if (s->nr_orows == s->cap_orows) {
 		s->cap_orows = s->cap_orows ? 2 * s->cap_orows : 256;
 		s->orow = g_renew(struct orow, s->orow, s->cap_orows);
 		s->orow_cpus = g_renew(cpuset_t, s->orow_cpus, s->cap_orows);
-		slots_grow(s);
 	}
 	r = s->nr_orows++;
 	memset(&s->orow[r], 0, sizeof(s->orow[r]));
@@ -267,6 +312,6 @@ uint32_t mstats_orow(struct mstats *s, uint32_t line, uint8_t off, uint32_t site
 	s->orow[r].caller = caller;
 	s->orow[r].next = ls->first_orow;
 	ls->first_orow = r;
-	slot_put(s, r);
-	return r;
+	slot_put(s->orow_slot, s->orow_mask, hash, r);
+	return *memo = r;
 }

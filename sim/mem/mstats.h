@@ -38,8 +38,10 @@ struct mstats {
 	uint32_t nr_orows, cap_orows;
 	uint64_t *cpu_pool;      /* words_cpu per set of two or more CPUs */
 	uint32_t nr_pool, cap_pool;
-	uint32_t *orow_slot;     /* open-addressing index of all rows (mstats_orow), or NULL */
+	uint64_t *orow_slot;     /* open-addressing index of all rows (mstats_orow), or NULL:
+				  * a slot is (key hash << 32 | row), row DIR_NONE when empty */
 	uint32_t orow_mask;      /* its slots - 1 */
+	uint32_t *orow_memo;     /* recent rows by key hash, DIR_NONE when empty (mstats_orow) */
 	uint64_t accesses;       /* demand accesses (split accesses count once per line) */
 };
 

@@ -291,6 +291,15 @@ int64_t expr_eval(const struct expr *e, const int64_t *locals, const int64_t *bu
 	int64_t stack[EXPR_MAX_STACK];
 	int sp = 0;
 
+	/* Most expressions on the access path are one operand (an index in a local, a constant
+	 * operand): answered without the stack machine. */
+	if (e->len == 1) {
+		switch (e->code[0].op) {
+		case E_CONST: return e->code[0].v;
+		case E_LOCAL: return locals[e->code[0].v];
+		case E_BUILTIN: return builtins[e->code[0].v];
+		}
+	}
 	for (uint32_t i = 0; i < e->len; i++) {
 		const struct einsn *in = &e->code[i];
 

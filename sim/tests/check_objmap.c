@@ -170,6 +170,36 @@ START_TEST(objmap_find_boundaries)
 }
 END_TEST
 
+/* The last answer is tried first: the answers must not depend on the order of the lookups,
+ * forwards, backwards, or the same cases again (each checked against a scan of every object). */
+START_TEST(objmap_find_any_order)
+{
+	static const uint64_t addrs[] = {0x0, 0xfff, 0x1000, 0x103f, 0x1040, 0x107f, 0x1080,
+					 0x1fff, 0x2000, 0x20ff, 0x2100, 0x2040, 0x1000, 0x3000};
+	const size_t n = G_N_ELEMENTS(addrs);
+	struct objmap om;
+
+	objmap_init(&om);
+	objmap_add(&om, "b", NULL, 0x2000, 0x100, 1);
+	objmap_add(&om, "a", NULL, 0x1000, 0x40, 0);
+	objmap_add(&om, "a2", NULL, 0x1040, 0x40, 0);
+	objmap_add(&om, "c", NULL, 0x3000, 0x40, 0);
+	ck_assert_uint_eq(objmap_seal(&om), OBJ_NONE);
+	for (size_t k = 0; k < 3 * n; k++) {
+		/* forwards, then backwards, then every other one */
+		uint64_t addr = addrs[k < n ? k : k < 2 * n ? 2 * n - 1 - k : (2 * k) % n];
+		uint32_t want = OBJ_NONE;
+
+		for (uint32_t o = 0; o < om.nr; o++)
+			if (addr >= om.v[o].base && addr < om.v[o].base + om.v[o].size)
+				want = o;
+		ck_assert_msg(objmap_find(&om, addr) == want, "lookup %zu, 0x%lx: expected %u", k,
+			      (unsigned long)addr, want);
+	}
+	objmap_release(&om);
+}
+END_TEST
+
 START_TEST(objmap_find_single)
 {
 	struct objmap om;
@@ -244,6 +274,7 @@ static Suite *objmap_suite(void)
 	tc = tcase(s, "objmap_find");
 	tcase_add_test(tc, objmap_find_boundaries);
 	tcase_add_test(tc, objmap_find_single);
+	tcase_add_test(tc, objmap_find_any_order);
 	tcase_add_test(tc, objmap_find_in_unit);
 	return s;
 }
