@@ -3,6 +3,8 @@
 
 #include <assert.h>
 #include <glib.h>
+#include <errno.h>
+#include <sys/mman.h>
 
 void pcache_init(struct pcache *c, uint32_t sets, uint32_t ways, uint32_t shift)
 {
@@ -12,13 +14,21 @@ void pcache_init(struct pcache *c, uint32_t sets, uint32_t ways, uint32_t shift)
 	c->set_mask = sets - 1;
 	c->shift = shift;
 	c->clock = 0;
-	/* g_new0 maps zero pages lazily, so big L2s on many cores cost only what is touched. */
-	c->way = g_new0(struct cway, (size_t)sets * ways);
+	/* An anonymous mapping is zero pages until written, so big L2s on many cores cost only
+	 * what is touched.  calloc is not: once a large block has been freed, glibc raises its
+	 * mmap threshold and serves the next one from the heap, zeroing every byte, so each
+	 * later memory system (the next variant, a test's next case) paid for its whole L2s. */
+	c->way_bytes = (size_t)sets * ways * sizeof(struct cway);
+	c->way = mmap(NULL, c->way_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+		      -1, 0);
+	if (c->way == MAP_FAILED)
+		g_error("pcache_init: cannot map %zu bytes: %s", c->way_bytes, g_strerror(errno));
 }
 
 void pcache_release(struct pcache *c)
 {
-	g_free(c->way);
+	if (c->way)
+		munmap(c->way, c->way_bytes);
 	c->way = NULL;
 }
 

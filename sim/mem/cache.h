@@ -28,7 +28,8 @@ struct cway {
 struct pcache {
 	uint32_t sets, ways, set_mask, shift; /* shift: log2 of the coherence unit */
 	uint64_t clock;
-	struct cway *way; /* sets * ways */
+	struct cway *way; /* sets * ways, mapped (pcache_init) */
+	size_t way_bytes; /* the mapping's length */
 };
 
 /* pcache_init - allocate @sets x @ways empty ways (@sets a power of two, @shift log2 of the line size).  Can't fail. */
