@@ -3,10 +3,11 @@
 
 Each meson test is one Check suite; its stdout ends with "NN%: Checks: C, Failures: F,
 Errors: E".  A suite that crashed or printed no such line counts as one failure, so a broken
-run can never look green.  An expected failure (meson's EXPECTEDFAIL; none ship: seed_gaps checks the known gaps as ordinary tests)
-counts its checks as passed, as meson does, unless it failed by a timeout or an error
-(a crash), which are failures of the run, not the gap the suite asserts.  A line without Checks (tools/fuzz writes one per fuzz target
-with FUZZ_LOG) counts as one test, passed when its result is OK.
+run can never look green.  An expected failure (meson's EXPECTEDFAIL; none ship today: the
+known gaps are checked by seed_table) counts its checks as passed, as meson does, unless it
+failed by a timeout or an error (a crash), which are failures of the run, not the gap the
+suite asserts.  A line without Checks (tools/fuzz writes one per fuzz target with FUZZ_LOG)
+counts as one test, passed when its result is OK.
 """
 import json
 import re
