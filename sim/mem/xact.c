@@ -261,17 +261,21 @@ static bool exec_actions(struct mem *m, const struct req *rq, const struct proto
 	return true;
 }
 
+/* A store ends every other copy's epoch; LLC copies are stale from now on. */
+static void write_epoch(struct dline *dl)
+{
+	dl->version++;
+	dl->llc_valid = 0;
+}
+
 /* Give the requester its next state and keep the directory's owner in step. */
 static void apply_next_own(struct mem *m, const struct req *rq, uint32_t idx, int own,
 			   int next_own, const struct exec *x, struct outcome *o)
 {
 	struct dline *dl = &m->dir.line[idx];
 
-	if (x->write) {
-		/* A store ends every other copy's epoch; LLC copies are stale from now on. */
-		dl->version++;
-		dl->llc_valid = 0;
-	}
+	if (x->write)
+		write_epoch(dl);
 	if (next_own == MESI_I)
 		return;
 	if (own == MESI_I) {
@@ -427,10 +431,8 @@ bool mem_hit(struct mem *m, const struct req *rq, struct outcome *out)
 	out->pf_used = w2->pf;
 	out->st_l1hit = hr->st_hit && w1;             /* count_st_hit */
 	out->done = rq->now + (w1 ? m->mc->l1d.latency : m->mc->l2.latency);
-	if (hr->write) {                              /* write_data, as apply_next_own */
-		dl->version++;
-		dl->llc_valid = 0;
-	}
+	if (hr->write)                                /* write_data, as apply_next_own */
+		write_epoch(dl);
 	hier_hit(h, w2, w1, r->next_own, dl->version);
 	dir_add_sharer(&m->dir, out->line, rq->core);
 	if (r->next_own == MESI_E || r->next_own == MESI_M) {
