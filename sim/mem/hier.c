@@ -73,14 +73,30 @@ void hier_set_ready(struct hier *h, uint64_t la, simtime_t t)
 		w1->ready_at = t;
 }
 
-void hier_touch(struct hier *h, uint64_t la)
+/* A demand use of L2 way @w2 (@w1: its L1d way, NULL when L1d lacks it): refresh LRU, bring
+ * it into L1d, and it is no longer an unused prefetch. */
+static void touch_ways(struct hier *h, struct cway *w2, struct cway *w1)
 {
-	struct cway *w2 = pcache_lookup(&h->l2, la), *w1 = pcache_lookup(&h->l1, la);
-
 	w2->pf = 0;
 	pcache_touch(&h->l2, w2);
 	if (w1)
 		pcache_touch(&h->l1, w1);
 	else
-		l1_fill(h, la, w2);
+		l1_fill(h, cway_addr(w2), w2);
+}
+
+void hier_touch(struct hier *h, uint64_t la)
+{
+	touch_ways(h, pcache_lookup(&h->l2, la), pcache_lookup(&h->l1, la));
+}
+
+void hier_hit(struct hier *h, struct cway *w2, struct cway *w1, int state, uint64_t version)
+{
+	w2->state = (uint8_t)state;
+	w2->version = version;
+	if (w1) {
+		w1->state = (uint8_t)state;
+		w1->version = version;
+	}
+	touch_ways(h, w2, w1);
 }

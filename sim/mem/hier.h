@@ -45,4 +45,8 @@ void hier_set_ready(struct hier *h, uint64_t la, simtime_t t);
  * into L1d, and it is no longer an unused prefetch. */
 void hier_touch(struct hier *h, uint64_t la);
 
+/* hier_hit - hier_set(@state, &@version) then hier_touch() of the copy in L2 way @w2 and L1d
+ * way @w1 (NULL when L1d lacks it), without looking them up again (the private-hit path). */
+void hier_hit(struct hier *h, struct cway *w2, struct cway *w1, int state, uint64_t version);
+
 #endif

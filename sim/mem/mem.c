@@ -27,7 +27,8 @@ static simtime_t demand(struct mem *m, int cpu, uint64_t addr, int event, uint32
 	uint32_t orow;
 
 	*line = DIR_NONE;
-	mem_request(m, &rq, &o);
+	if (!m->hit_fast || !mem_hit(m, &rq, &o))
+		mem_request(m, &rq, &o);
 	if (m->failed)
 		return now;
 	m->st.accesses++;
@@ -123,6 +124,8 @@ struct mem *mem_new(const struct machine *mc, const struct objmap *objs, bool ch
 	m->check = check;
 	m->last_line = DIR_NONE;
 	m->pvariant = proto_variant(&mc->pf);
+	mem_hit_rules(m);
+	m->hit_fast = true;
 	/* The pair granule is the prefetcher's worst case: with the prefetcher off, no pair. */
 	m->gshift = mc->pf.pair_granule && mc->pf.adjacent_line ? 7 : 6;
 	m->gsize = 1ull << m->gshift;

@@ -93,11 +93,26 @@ struct mem_trail {
 	uint8_t event, own, others, next_own, next_others;
 };
 
+/* A row of the protocol table that is a private hit (xact.c, mem_hit): served by the
+ * requester's own copy, changing nothing any other core holds.  What its actions do, decoded
+ * once from the row. */
+struct mem_hit_rule {
+	const struct proto_row *row; /* NULL: not a private hit, the full path serves the key */
+	bool write;                  /* write_data: a new value epoch */
+	bool st_hit;                 /* count_st_hit */
+};
+
+#define MEM_HIT_EVENTS 3 /* LOAD, STORE, RMW: the demand events */
+
 struct mem {
 	const struct machine *mc;
 	const struct objmap *objs;
 	struct proto_index pix;
 	unsigned pvariant;      /* the protocol index variant of the machine's prefetch rules */
+	/* The private-hit rows of the table under pvariant, by (own, others, event) (mem_hit). */
+	struct mem_hit_rule hit[MESI_COUNT][MESI_COUNT][MEM_HIT_EVENTS];
+	bool hit_fast;          /* serve private hits by mem_hit (default); off: all by the table */
+	uint64_t nr_hit_fast;   /* demand requests mem_hit served (tests read it) */
 	struct dir dir;
 	struct hier *core;      /* each core's L1d and L2 */
 	struct sbuf *sb;
