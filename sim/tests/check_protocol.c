@@ -386,7 +386,7 @@ static uint64_t wk_stat(const struct mem *m, uint64_t addr, int k)
 {
 	uint32_t idx = mem_line(m, addr);
 
-	return idx == DIR_NONE ? 0 : stats_line(m, idx)[k];
+	return idx == DIR_NONE ? 0 : stats_line(m, idx, k);
 }
 
 static void wk_check(const struct machine *mc, const struct walk *w, struct mem *m)
