@@ -129,6 +129,19 @@ void mstats_cpuset_grow(struct mstats *s, cpuset_t *set, int cpu)
 	*set = s->nr_pool++;
 }
 
+void mstats_reset_counts(struct mstats *s)
+{
+	for (uint32_t i = 0; i < s->nr; i++) {
+		memset(s->line[i].c, 0, sizeof(s->line[i].c));
+		s->line[i].hi = DIR_NONE;
+	}
+	for (uint32_t r = 0; r < s->nr_orows; r++) {
+		memset(s->orow[r].c, 0, sizeof(s->orow[r].c));
+		s->orow[r].hi = DIR_NONE;
+	}
+	s->nr_line_hi = s->nr_orow_hi = 0;
+}
+
 void mstats_reset_cpus(struct mstats *s)
 {
 	if (s->nr)

@@ -125,6 +125,9 @@ static inline void mstats_add_cpu(struct mstats *s, cpuset_t *set, int cpu)
 /* mstats_bytes - host bytes of the statistics of the touched lines and their rows. */
 uint64_t mstats_bytes(const struct mstats *s);
 
+/* mstats_reset_counts - zero every counter, high words included (the end of a warm-up). */
+void mstats_reset_counts(struct mstats *s);
+
 /* mstats_reset_cpus - forget which CPUs touched what (the end of a warm-up). */
 void mstats_reset_cpus(struct mstats *s);
 
