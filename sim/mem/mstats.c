@@ -84,12 +84,25 @@ void mstats_carry_orow(struct mstats *s, uint32_t i, unsigned k, uint32_t hi)
 	s->orow_hi[(size_t)s->orow[i].hi * OS_COUNT + k] += hi;
 }
 
-uint64_t stats_line(const struct mem *m, uint32_t l, enum lstat k)
+uint64_t mstats_line_get(const struct mstats *s, uint32_t l, enum lstat k)
 {
-	const struct line_rec *r = &m->st.line[l];
-	uint64_t hi = r->hi == DIR_NONE ? 0 : m->st.line_hi[(size_t)r->hi * LS_COUNT + k];
+	const struct line_rec *r = &s->line[l];
+	uint64_t hi = r->hi == DIR_NONE ? 0 : s->line_hi[(size_t)r->hi * LS_COUNT + k];
 
 	return hi << 32 | r->c[k];
+}
+
+uint64_t mstats_orow_get(const struct mstats *s, uint32_t o, enum ostat k)
+{
+	const struct orow_rec *r = &s->orow[o];
+	uint64_t hi = r->hi == DIR_NONE ? 0 : s->orow_hi[(size_t)r->hi * OS_COUNT + k];
+
+	return hi << 32 | r->c[k];
+}
+
+uint64_t stats_line(const struct mem *m, uint32_t l, enum lstat k)
+{
+	return mstats_line_get(&m->st, l, k);
 }
 
 void stats_line_all(const struct mem *m, uint32_t l, struct line_stats *out)
@@ -223,10 +236,7 @@ uint32_t stats_nr_orows(const struct mem *m)
 
 uint64_t stats_orow_get(const struct mem *m, uint32_t o, enum ostat k)
 {
-	const struct orow_rec *r = &m->st.orow[o];
-	uint64_t hi = r->hi == DIR_NONE ? 0 : m->st.orow_hi[(size_t)r->hi * OS_COUNT + k];
-
-	return hi << 32 | r->c[k];
+	return mstats_orow_get(&m->st, o, k);
 }
 
 uint32_t stats_orow_next(const struct mem *m, uint32_t o)

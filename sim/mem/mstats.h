@@ -73,6 +73,10 @@ struct mstats {
 void mstats_carry_line(struct mstats *s, uint32_t i, unsigned k, uint32_t hi);
 void mstats_carry_orow(struct mstats *s, uint32_t i, unsigned k, uint32_t hi);
 
+/* mstats_line_get, mstats_orow_get - counter @k of line (Pareto row) @i, all 64 bits. */
+uint64_t mstats_line_get(const struct mstats *s, uint32_t i, enum lstat k);
+uint64_t mstats_orow_get(const struct mstats *s, uint32_t i, enum ostat k);
+
 /* ls_add, os_add - add @d to counter @k of line (Pareto row) @i.  Can't fail. */
 static inline void ls_add(struct mstats *s, uint32_t i, unsigned k, uint64_t d)
 {
