@@ -24,7 +24,6 @@ static const uint8_t src_lstat[SRC_COUNT] = {
 static void account_load(struct mstats *s, uint32_t l, uint32_t row, const struct outcome *o,
 			 simtime_t lat)
 {
-	ls_add(s, l, LS_LOADS, 1);
 	ls_add(s, l, src_lstat[o->src], 1);
 	ls_add(s, l, LS_CYC_LOAD, lat);
 	os_add(s, row, OS_LOADS, 1);
@@ -48,16 +47,16 @@ void acct_demand(struct mem *m, const struct req *rq, const struct outcome *o, u
 	if (rq->event != EV_STORE)
 		account_load(s, l, orow, o, o->done - rq->now);
 	if (rq->event != EV_LOAD) {
-		ls_add(s, l, LS_STORES, 1);
 		ls_add(s, l, o->st_l1hit ? LS_ST_L1HIT : LS_ST_L1MISS, 1);
-		os_add(s, orow, OS_STORES, 1);
 		os_add(s, orow, o->st_l1hit ? OS_ST_L1HIT : OS_ST_L1MISS, 1);
 		ls_add(s, l, LS_ST_RFO_HITM, o->rfo_hitm);
 	}
 	ls_add(s, l, LS_INV_SENT, o->nr_inv);
-	ls_add(s, l, LS_INV_RECV, o->nr_inv);
 	ls_add(s, l, LS_PF_USEFUL, o->pf_used);
 }
+
+/* Not added here, as the statistics layer sums them (mstats_line_get): loads, stores,
+ * inv_recv and a row's stores. */
 
 /* What a prefetch did to the buddy, and to the demand line whose miss caused it. */
 void acct_prefetch(struct mem *m, const struct req *rq, const struct outcome *o)
@@ -73,7 +72,6 @@ void acct_prefetch(struct mem *m, const struct req *rq, const struct outcome *o)
 	ls_add(s, l, LS_PF_HITM, o->pf_hitm);
 	ls_add(s, l, LS_PF_XFER, o->from_cache && !o->pf_hitm);
 	ls_add(s, l, LS_PF_INV, o->nr_inv);
-	ls_add(s, l, LS_INV_RECV, o->nr_inv);
 	if (rq->cause != DIR_NONE) {
 		ls_add(s, rq->cause, LS_PF_CAUSED_HITM, o->pf_hitm);
 		ls_add(s, rq->cause, LS_PF_CAUSED_INV, o->nr_inv);

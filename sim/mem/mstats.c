@@ -84,7 +84,7 @@ void mstats_carry_orow(struct mstats *s, uint32_t i, unsigned k, uint32_t hi)
 	s->orow_hi[(size_t)s->orow[i].hi * OS_COUNT + k] += hi;
 }
 
-uint64_t mstats_line_get(const struct mstats *s, uint32_t l, enum lstat k)
+static uint64_t line_word(const struct mstats *s, uint32_t l, enum lstat k)
 {
 	const struct line_rec *r = &s->line[l];
 	uint64_t hi = r->hi == DIR_NONE ? 0 : s->line_hi[(size_t)r->hi * LS_COUNT + k];
@@ -92,12 +92,40 @@ uint64_t mstats_line_get(const struct mstats *s, uint32_t l, enum lstat k)
 	return hi << 32 | r->c[k];
 }
 
-uint64_t mstats_orow_get(const struct mstats *s, uint32_t o, enum ostat k)
+/* Sums the engine does not keep (account.c adds to each part exactly when to the whole): a
+ * load is served by exactly one source, a store is an L1 hit or a miss, and a copy is
+ * invalidated by a demand request (inv_sent) or by an RFO prefetch (pf_inv). */
+uint64_t mstats_line_get(const struct mstats *s, uint32_t l, enum lstat k)
+{
+	uint64_t sum = 0;
+
+	switch (k) {
+	case LS_LOADS:
+		for (enum lstat p = LS_LD_L1; p <= LS_LD_DRAM_RMT; p++)
+			sum += line_word(s, l, p);
+		return sum;
+	case LS_STORES:
+		return line_word(s, l, LS_ST_L1HIT) + line_word(s, l, LS_ST_L1MISS);
+	case LS_INV_RECV:
+		return line_word(s, l, LS_INV_SENT) + line_word(s, l, LS_PF_INV);
+	default:
+		return line_word(s, l, k);
+	}
+}
+
+static uint64_t orow_word(const struct mstats *s, uint32_t o, enum ostat k)
 {
 	const struct orow_rec *r = &s->orow[o];
 	uint64_t hi = r->hi == DIR_NONE ? 0 : s->orow_hi[(size_t)r->hi * OS_COUNT + k];
 
 	return hi << 32 | r->c[k];
+}
+
+uint64_t mstats_orow_get(const struct mstats *s, uint32_t o, enum ostat k)
+{
+	if (k == OS_STORES)
+		return orow_word(s, o, OS_ST_L1HIT) + orow_word(s, o, OS_ST_L1MISS);
+	return orow_word(s, o, k);
 }
 
 uint64_t stats_line(const struct mem *m, uint32_t l, enum lstat k)

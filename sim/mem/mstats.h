@@ -70,8 +70,8 @@ struct mstats {
 };
 
 /* mstats_carry_line, mstats_carry_orow - add @hi to high word @k of line or row @i. */
-void mstats_carry_line(struct mstats *s, uint32_t i, unsigned k, uint32_t hi);
-void mstats_carry_orow(struct mstats *s, uint32_t i, unsigned k, uint32_t hi);
+__attribute__((cold)) void mstats_carry_line(struct mstats *s, uint32_t i, unsigned k, uint32_t hi);
+__attribute__((cold)) void mstats_carry_orow(struct mstats *s, uint32_t i, unsigned k, uint32_t hi);
 
 /* mstats_line_get, mstats_orow_get - counter @k of line (Pareto row) @i, all 64 bits. */
 uint64_t mstats_line_get(const struct mstats *s, uint32_t i, enum lstat k);

@@ -242,11 +242,12 @@ START_TEST(mstats_counter_carry)
 	for (size_t i = 0; i < G_N_ELEMENTS(adds); i++) {
 		ls_add(&s, 1, LS_CYC_LOAD, adds[i]);
 		os_add(&s, o, OS_CYC_LOAD, adds[i]);
-		ls_add(&s, 1, LS_LOADS, 1);
+		ls_add(&s, 1, LS_LD_L1, 1);
 		want += adds[i];
 		ck_assert_uint_eq(mstats_line_get(&s, 1, LS_CYC_LOAD), want);
 		ck_assert_uint_eq(mstats_orow_get(&s, o, OS_CYC_LOAD), want);
 	}
+	ck_assert_uint_eq(mstats_line_get(&s, 1, LS_LD_L1), G_N_ELEMENTS(adds));
 	ck_assert_uint_eq(mstats_line_get(&s, 1, LS_LOADS), G_N_ELEMENTS(adds));
 	for (int k = 0; k < LS_COUNT; k++)
 		ck_assert_uint_eq(mstats_line_get(&s, 0, k), 0);
