@@ -37,6 +37,8 @@ static void account_load(struct mstats *s, uint32_t l, uint32_t row, const struc
 	}
 }
 
+/* Loads, stores, inv_recv and a row's stores are not added here: the statistics layer sums
+ * their parts when they are read (mstats_line_get, mstats_orow_get). */
 void acct_demand(struct mem *m, const struct req *rq, const struct outcome *o, uint32_t orow)
 {
 	struct mstats *s = &m->st;
@@ -54,9 +56,6 @@ void acct_demand(struct mem *m, const struct req *rq, const struct outcome *o, u
 	ls_add(s, l, LS_INV_SENT, o->nr_inv);
 	ls_add(s, l, LS_PF_USEFUL, o->pf_used);
 }
-
-/* Not added here, as the statistics layer sums them (mstats_line_get): loads, stores,
- * inv_recv and a row's stores. */
 
 /* What a prefetch did to the buddy, and to the demand line whose miss caused it. */
 void acct_prefetch(struct mem *m, const struct req *rq, const struct outcome *o)
