@@ -45,9 +45,8 @@ static void add_fn(GPtrArray *fns, char *fn)
 
 static uint64_t line_traffic(const struct mem *m, uint32_t l)
 {
-	const uint64_t *c = stats_line(m, l);
-
-	return c[LS_HITM_LCL] + c[LS_HITM_RMT] + c[LS_ST_RFO_HITM] + c[LS_PF_CAUSED_HITM];
+	return stats_line(m, l, LS_HITM_LCL) + stats_line(m, l, LS_HITM_RMT) +
+	       stats_line(m, l, LS_ST_RFO_HITM) + stats_line(m, l, LS_PF_CAUSED_HITM);
 }
 
 /* One Pareto row on byte @off of member @p: loads from sites that only load are reads (by
@@ -116,7 +115,6 @@ bool suggest_profile(struct search *s, const struct run_result *r)
 	uint32_t words = stats_cpu_words(r->mem);
 	g_autofree uint64_t *rd = g_new0(uint64_t, (size_t)words * l->nr);
 	g_autofree uint64_t *wr = g_new0(uint64_t, (size_t)words * l->nr);
-	const struct orow *rows = stats_orows(r->mem);
 
 	s->prof = g_new0(struct mprof, l->nr);
 	for (uint32_t m = 0; m < l->nr; m++) {
@@ -126,14 +124,19 @@ bool suggest_profile(struct search *s, const struct run_result *r)
 	for (uint32_t line = 0; line < stats_nr_lines(r->mem); line++) {
 		uint64_t base = stats_line_addr(r->mem, line);
 
-		for (uint32_t o = stats_line_first_orow(r->mem, line); o != DIR_NONE; o = rows[o].next) {
-			uint64_t a = base + rows[o].off;
+		for (uint32_t o = stats_line_first_orow(r->mem, line); o != DIR_NONE;
+		     o = stats_orow_next(r->mem, o)) {
+			struct orow row;
+			uint64_t a;
+
+			stats_orow(r->mem, o, &row);
+			a = base + row.off;
 			uint32_t i = objmap_find(r->objs, a), m;
 			const struct obj *ob = i != OBJ_NONE ? &r->objs->v[i] : NULL;
 
 			if (ob && ob->type && !strcmp(ob->type, s->o->strct) &&
 			    (m = member_at(l, a - ob->base)) < l->nr)
-				add_row(r, &rows[o], o, &s->prof[m], rd + (size_t)m * words,
+				add_row(r, &row, o, &s->prof[m], rd + (size_t)m * words,
 					wr + (size_t)m * words);
 		}
 	}

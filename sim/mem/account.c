@@ -21,69 +21,65 @@ static const uint8_t src_lstat[SRC_COUNT] = {
 	[SRC_DRAM_LCL] = LS_LD_DRAM_LCL, [SRC_DRAM_RMT] = LS_LD_DRAM_RMT, [SRC_LFB] = LS_LD_FB,
 };
 
-static void account_load(struct line_stats *ls, struct orow *row, const struct outcome *o,
+static void account_load(struct mstats *s, uint32_t l, uint32_t row, const struct outcome *o,
 			 simtime_t lat)
 {
-	ls->c[LS_LOADS]++;
-	ls->c[src_lstat[o->src]]++;
-	ls->c[LS_CYC_LOAD] += lat;
-	row->c[OS_LOADS]++;
-	row->c[OS_CYC_LOAD] += lat;
+	ls_add(s, l, src_lstat[o->src], 1);
+	ls_add(s, l, LS_CYC_LOAD, lat);
+	os_add(s, row, OS_LOADS, 1);
+	os_add(s, row, OS_CYC_LOAD, lat);
 	if (o->src == SRC_HITM_LCL || o->src == SRC_HITM_RMT) {
 		bool lcl = o->src == SRC_HITM_LCL;
 
-		ls->c[lcl ? LS_CYC_HITM_LCL : LS_CYC_HITM_RMT] += lat;
-		row->c[lcl ? OS_HITM_LCL : OS_HITM_RMT]++;
-		row->c[lcl ? OS_CYC_HITM_LCL : OS_CYC_HITM_RMT] += lat;
+		ls_add(s, l, lcl ? LS_CYC_HITM_LCL : LS_CYC_HITM_RMT, lat);
+		os_add(s, row, lcl ? OS_HITM_LCL : OS_HITM_RMT, 1);
+		os_add(s, row, lcl ? OS_CYC_HITM_LCL : OS_CYC_HITM_RMT, lat);
 	}
 }
 
+/* Loads, stores, inv_recv and a row's stores are not added here: the statistics layer sums
+ * their parts when they are read (mstats_line_get, mstats_orow_get). */
 void acct_demand(struct mem *m, const struct req *rq, const struct outcome *o, uint32_t orow)
 {
-	struct line_stats *ls = &m->st.line[o->line];
-	struct orow *row = &m->st.orow[orow];
+	struct mstats *s = &m->st;
+	uint32_t l = o->line;
 
-	mstats_add_cpu(&m->st, &m->st.cpus[o->line], rq->cpu);
-	mstats_add_cpu(&m->st, &m->st.orow_cpus[orow], rq->cpu);
+	mstats_add_cpu(s, &s->cpus[l], rq->cpu);
+	mstats_add_cpu(s, &s->orow_cpus[orow], rq->cpu);
 	if (rq->event != EV_STORE)
-		account_load(ls, row, o, o->done - rq->now);
+		account_load(s, l, orow, o, o->done - rq->now);
 	if (rq->event != EV_LOAD) {
-		ls->c[LS_STORES]++;
-		ls->c[o->st_l1hit ? LS_ST_L1HIT : LS_ST_L1MISS]++;
-		row->c[OS_STORES]++;
-		row->c[o->st_l1hit ? OS_ST_L1HIT : OS_ST_L1MISS]++;
-		ls->c[LS_ST_RFO_HITM] += o->rfo_hitm;
+		ls_add(s, l, o->st_l1hit ? LS_ST_L1HIT : LS_ST_L1MISS, 1);
+		os_add(s, orow, o->st_l1hit ? OS_ST_L1HIT : OS_ST_L1MISS, 1);
+		ls_add(s, l, LS_ST_RFO_HITM, o->rfo_hitm);
 	}
-	ls->c[LS_INV_SENT] += o->nr_inv;
-	ls->c[LS_INV_RECV] += o->nr_inv;
-	ls->c[LS_PF_USEFUL] += o->pf_used;
+	ls_add(s, l, LS_INV_SENT, o->nr_inv);
+	ls_add(s, l, LS_PF_USEFUL, o->pf_used);
 }
 
 /* What a prefetch did to the buddy, and to the demand line whose miss caused it. */
 void acct_prefetch(struct mem *m, const struct req *rq, const struct outcome *o)
 {
-	struct line_stats *ls = &m->st.line[o->line];
+	struct mstats *s = &m->st;
+	uint32_t l = o->line;
 
 	if (o->dropped) {
-		ls->c[LS_PF_DROPPED]++;
+		ls_add(s, l, LS_PF_DROPPED, 1);
 		return;
 	}
-	ls->c[LS_PF_FILLS] += o->filled;
-	ls->c[LS_PF_HITM] += o->pf_hitm;
-	ls->c[LS_PF_XFER] += o->from_cache && !o->pf_hitm;
-	ls->c[LS_PF_INV] += o->nr_inv;
-	ls->c[LS_INV_RECV] += o->nr_inv;
+	ls_add(s, l, LS_PF_FILLS, o->filled);
+	ls_add(s, l, LS_PF_HITM, o->pf_hitm);
+	ls_add(s, l, LS_PF_XFER, o->from_cache && !o->pf_hitm);
+	ls_add(s, l, LS_PF_INV, o->nr_inv);
 	if (rq->cause != DIR_NONE) {
-		struct line_stats *cs = &m->st.line[rq->cause];
-
-		cs->c[LS_PF_CAUSED_HITM] += o->pf_hitm;
-		cs->c[LS_PF_CAUSED_INV] += o->nr_inv;
+		ls_add(s, rq->cause, LS_PF_CAUSED_HITM, o->pf_hitm);
+		ls_add(s, rq->cause, LS_PF_CAUSED_INV, o->nr_inv);
 		if (rq->cause_orow != DIR_NONE)
-			m->st.orow[rq->cause_orow].c[OS_PF_CAUSED_HITM] += o->pf_hitm;
+			os_add(s, rq->cause_orow, OS_PF_CAUSED_HITM, o->pf_hitm);
 	}
 }
 
 void acct_locked(struct mem *m, uint32_t idx)
 {
-	m->st.line[idx].c[LS_LOCKED]++;
+	ls_add(&m->st, idx, LS_LOCKED, 1);
 }

@@ -27,6 +27,8 @@ void mstats_release(struct mstats *s)
 	g_free(s->orow_slot);
 	g_free(s->cpu_pool);
 	g_free(s->orow_memo);
+	g_free(s->line_hi);
+	g_free(s->orow_hi);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -35,13 +37,14 @@ void mstats_add_line(struct mstats *s, uint32_t idx, uint32_t obj)
 	g_assert(idx == s->nr);
 	if (s->nr == s->cap) {
 		s->cap = s->cap ? 2 * s->cap : 1024;
-		s->line = g_renew(struct line_stats, s->line, s->cap);
+		s->line = g_renew(struct line_rec, s->line, s->cap);
 		s->obj = g_renew(uint32_t, s->obj, s->cap);
 		s->cpus = g_renew(cpuset_t, s->cpus, s->cap);
 	}
 	memset(&s->line[idx], 0, sizeof(s->line[idx]));
 	s->cpus[idx] = CPUSET_NONE;
 	s->line[idx].first_orow = DIR_NONE;
+	s->line[idx].hi = DIR_NONE;
 	s->obj[idx] = obj;
 	s->nr++;
 }
@@ -56,9 +59,84 @@ uint64_t stats_accesses(const struct mem *m)
 	return m->st.accesses;
 }
 
-const uint64_t *stats_line(const struct mem *m, uint32_t l)
+/* A new zeroed block of @n high words in @pool; its index. */
+static uint32_t hi_block(uint32_t **pool, uint32_t *nr, uint32_t *cap, unsigned n)
 {
-	return m->st.line[l].c;
+	if (*nr == *cap) {
+		*cap = *cap ? 2 * *cap : 64;
+		*pool = g_renew(uint32_t, *pool, (size_t)*cap * n);
+	}
+	memset(&(*pool)[(size_t)*nr * n], 0, sizeof(uint32_t) * n);
+	return (*nr)++;
+}
+
+void mstats_carry_line(struct mstats *s, uint32_t i, unsigned k, uint32_t hi)
+{
+	if (s->line[i].hi == DIR_NONE)
+		s->line[i].hi = hi_block(&s->line_hi, &s->nr_line_hi, &s->cap_line_hi, LS_COUNT);
+	s->line_hi[(size_t)s->line[i].hi * LS_COUNT + k] += hi;
+}
+
+void mstats_carry_orow(struct mstats *s, uint32_t i, unsigned k, uint32_t hi)
+{
+	if (s->orow[i].hi == DIR_NONE)
+		s->orow[i].hi = hi_block(&s->orow_hi, &s->nr_orow_hi, &s->cap_orow_hi, OS_COUNT);
+	s->orow_hi[(size_t)s->orow[i].hi * OS_COUNT + k] += hi;
+}
+
+static uint64_t line_word(const struct mstats *s, uint32_t l, enum lstat k)
+{
+	const struct line_rec *r = &s->line[l];
+	uint64_t hi = r->hi == DIR_NONE ? 0 : s->line_hi[(size_t)r->hi * LS_COUNT + k];
+
+	return hi << 32 | r->c[k];
+}
+
+/* Sums the engine does not keep (account.c adds to each part exactly when to the whole): a
+ * load is served by exactly one source, a store is an L1 hit or a miss, and a copy is
+ * invalidated by a demand request (inv_sent) or by an RFO prefetch (pf_inv). */
+uint64_t mstats_line_get(const struct mstats *s, uint32_t l, enum lstat k)
+{
+	uint64_t sum = 0;
+
+	switch (k) {
+	case LS_LOADS:
+		for (enum lstat p = LS_LD_L1; p <= LS_LD_DRAM_RMT; p++)
+			sum += line_word(s, l, p);
+		return sum;
+	case LS_STORES:
+		return line_word(s, l, LS_ST_L1HIT) + line_word(s, l, LS_ST_L1MISS);
+	case LS_INV_RECV:
+		return line_word(s, l, LS_INV_SENT) + line_word(s, l, LS_PF_INV);
+	default:
+		return line_word(s, l, k);
+	}
+}
+
+static uint64_t orow_word(const struct mstats *s, uint32_t o, enum ostat k)
+{
+	const struct orow_rec *r = &s->orow[o];
+	uint64_t hi = r->hi == DIR_NONE ? 0 : s->orow_hi[(size_t)r->hi * OS_COUNT + k];
+
+	return hi << 32 | r->c[k];
+}
+
+uint64_t mstats_orow_get(const struct mstats *s, uint32_t o, enum ostat k)
+{
+	if (k == OS_STORES)
+		return orow_word(s, o, OS_ST_L1HIT) + orow_word(s, o, OS_ST_L1MISS);
+	return orow_word(s, o, k);
+}
+
+uint64_t stats_line(const struct mem *m, uint32_t l, enum lstat k)
+{
+	return mstats_line_get(&m->st, l, k);
+}
+
+void stats_line_all(const struct mem *m, uint32_t l, struct line_stats *out)
+{
+	for (unsigned k = 0; k < LS_COUNT; k++)
+		out->c[k] = stats_line(m, l, k);
 }
 
 uint64_t stats_line_addr(const struct mem *m, uint32_t l)
@@ -92,6 +170,19 @@ void mstats_cpuset_grow(struct mstats *s, cpuset_t *set, int cpu)
 	*set = s->nr_pool++;
 }
 
+void mstats_reset_counts(struct mstats *s)
+{
+	for (uint32_t i = 0; i < s->nr; i++) {
+		memset(s->line[i].c, 0, sizeof(s->line[i].c));
+		s->line[i].hi = DIR_NONE;
+	}
+	for (uint32_t r = 0; r < s->nr_orows; r++) {
+		memset(s->orow[r].c, 0, sizeof(s->orow[r].c));
+		s->orow[r].hi = DIR_NONE;
+	}
+	s->nr_line_hi = s->nr_orow_hi = 0;
+}
+
 void mstats_reset_cpus(struct mstats *s)
 {
 	if (s->nr)
@@ -103,9 +194,11 @@ void mstats_reset_cpus(struct mstats *s)
 
 uint64_t mstats_bytes(const struct mstats *s)
 {
-	return (uint64_t)s->nr * (sizeof(struct line_stats) + sizeof(cpuset_t) + sizeof(uint32_t)) +
-	       (uint64_t)s->nr_orows * (sizeof(struct orow) + sizeof(cpuset_t)) +
-	       (s->orow_slot ? sizeof(uint32_t) * ((uint64_t)s->orow_mask + 1) : 0) +
+	return (uint64_t)s->nr * (sizeof(struct line_rec) + sizeof(cpuset_t) + sizeof(uint32_t)) +
+	       (uint64_t)s->nr_orows * (sizeof(struct orow_rec) + sizeof(cpuset_t)) +
+	       (s->orow_slot ? sizeof(uint64_t) * ((uint64_t)s->orow_mask + 1) : 0) +
+	       sizeof(uint32_t) * ((uint64_t)s->nr_line_hi * LS_COUNT +
+				   (uint64_t)s->nr_orow_hi * OS_COUNT) +
 	       sizeof(uint64_t) * (uint64_t)s->nr_pool * s->words_cpu;
 }
 
@@ -169,9 +262,28 @@ uint32_t stats_nr_orows(const struct mem *m)
 	return m->st.nr_orows;
 }
 
-const struct orow *stats_orows(const struct mem *m)
+uint64_t stats_orow_get(const struct mem *m, uint32_t o, enum ostat k)
 {
-	return m->st.orow;
+	return mstats_orow_get(&m->st, o, k);
+}
+
+uint32_t stats_orow_next(const struct mem *m, uint32_t o)
+{
+	return m->st.orow[o].next;
+}
+
+void stats_orow(const struct mem *m, uint32_t o, struct orow *out)
+{
+	const struct orow_rec *r = &m->st.orow[o];
+
+	memset(out, 0, sizeof(*out));
+	for (unsigned k = 0; k < OS_COUNT; k++)
+		out->c[k] = stats_orow_get(m, o, k);
+	out->line = r->line;
+	out->site = r->site;
+	out->caller = r->caller;
+	out->next = r->next;
+	out->off = r->off;
 }
 
 void stats_orow_cpus(const struct mem *m, uint32_t o, uint64_t *bits)
@@ -212,7 +324,7 @@ static uint32_t orow_hash(uint32_t line, uint8_t off, uint32_t site, uint32_t ca
 	return (uint32_t)(x >> 32);
 }
 
-static bool orow_is(const struct orow *r, uint32_t line, uint8_t off, uint32_t site,
+static bool orow_is(const struct orow_rec *r, uint32_t line, uint8_t off, uint32_t site,
 		    uint32_t caller)
 {
 	return r->line == line && r->off == off && r->site == site && r->caller == caller;
@@ -288,7 +400,7 @@ uint32_t mstats_orow_find(const struct mstats *s, uint32_t line, uint8_t off, ui
 uint32_t mstats_orow(struct mstats *s, uint32_t line, uint8_t off, uint32_t site,
 		     uint32_t caller)
 {
-	struct line_stats *ls = &s->line[line];
+	struct line_rec *ls = &s->line[line];
 	uint32_t hash = orow_hash(line, off, site, caller);
 	uint32_t *memo = &s->orow_memo[hash & (ORW_MEMO - 1)];
 	uint32_t r = orow_lookup(s, hash, line, off, site, caller);
@@ -300,7 +412,7 @@ uint32_t mstats_orow(struct mstats *s, uint32_t line, uint8_t off, uint32_t site
 		slots_grow(s);
 	if (s->nr_orows == s->cap_orows) {
 		s->cap_orows = s->cap_orows ? 2 * s->cap_orows : 256;
-		s->orow = g_renew(struct orow, s->orow, s->cap_orows);
+		s->orow = g_renew(struct orow_rec, s->orow, s->cap_orows);
 		s->orow_cpus = g_renew(cpuset_t, s->orow_cpus, s->cap_orows);
 	}
 	r = s->nr_orows++;
@@ -310,6 +422,7 @@ uint32_t mstats_orow(struct mstats *s, uint32_t line, uint8_t off, uint32_t site
 	s->orow[r].off = off;
 	s->orow[r].site = site;
 	s->orow[r].caller = caller;
+	s->orow[r].hi = DIR_NONE;
 	s->orow[r].next = ls->first_orow;
 	ls->first_orow = r;
 	slot_put(s->orow_slot, s->orow_mask, hash, r);

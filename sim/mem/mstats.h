@@ -28,12 +28,34 @@ typedef uint32_t cpuset_t;
 #define CPUSET_NONE UINT32_MAX
 #define CPUSET_ONE 0x80000000u /* with the CPU number in the low bits */
 
+/*
+ * The stored counters are 32-bit words: most lines and rows are private and small, and the
+ * per-line record is most of a touched line's host memory.  A word that would carry takes
+ * the record a high-word block from a pool (hi, DIR_NONE until then), so every figure is
+ * still the exact 64-bit sum; readers get them through the stats_* copies below.
+ */
+struct line_rec {
+	uint32_t c[LS_COUNT];
+	uint32_t first_orow; /* head of this line's Pareto rows, DIR_NONE for none */
+	uint32_t hi;         /* its LS_COUNT high words in mstats.line_hi, or DIR_NONE */
+};
+
+struct orow_rec {
+	uint32_t c[OS_COUNT];
+	uint32_t line;
+	uint32_t site;
+	uint32_t caller; /* call site of the path that ran @site, DIR_NONE for a top-level path */
+	uint32_t next;   /* next row of the same line */
+	uint32_t hi;     /* its OS_COUNT high words in mstats.orow_hi, or DIR_NONE */
+	uint8_t off;
+};
+
 struct mstats {
-	struct line_stats *line; /* per line */
+	struct line_rec *line;   /* per line */
 	cpuset_t *cpus;          /* per line: CPUs that made a demand access to it */
 	uint32_t *obj;           /* per line: object index (objmap), OBJ_NONE when unknown */
 	uint32_t nr, cap, words_cpu;
-	struct orow *orow;       /* Pareto rows: (line, offset, site, caller) */
+	struct orow_rec *orow;   /* Pareto rows: (line, offset, site, caller) */
 	cpuset_t *orow_cpus;     /* per row */
 	uint32_t nr_orows, cap_orows;
 	uint64_t *cpu_pool;      /* words_cpu per set of two or more CPUs */
@@ -42,8 +64,37 @@ struct mstats {
 				  * a slot is (key hash << 32 | row), row DIR_NONE when empty */
 	uint32_t orow_mask;      /* its slots - 1 */
 	uint32_t *orow_memo;     /* recent rows by key hash, DIR_NONE when empty (mstats_orow) */
+	uint32_t *line_hi, *orow_hi; /* high-word blocks (struct line_rec.hi, orow_rec.hi) */
+	uint32_t nr_line_hi, cap_line_hi, nr_orow_hi, cap_orow_hi;
 	uint64_t accesses;       /* demand accesses (split accesses count once per line) */
 };
+
+/* mstats_carry_line, mstats_carry_orow - add @hi to high word @k of line or row @i. */
+__attribute__((cold)) void mstats_carry_line(struct mstats *s, uint32_t i, unsigned k, uint32_t hi);
+__attribute__((cold)) void mstats_carry_orow(struct mstats *s, uint32_t i, unsigned k, uint32_t hi);
+
+/* mstats_line_get, mstats_orow_get - counter @k of line (Pareto row) @i, all 64 bits. */
+uint64_t mstats_line_get(const struct mstats *s, uint32_t i, enum lstat k);
+uint64_t mstats_orow_get(const struct mstats *s, uint32_t i, enum ostat k);
+
+/* ls_add, os_add - add @d to counter @k of line (Pareto row) @i.  Can't fail. */
+static inline void ls_add(struct mstats *s, uint32_t i, unsigned k, uint64_t d)
+{
+	uint64_t v = s->line[i].c[k] + d;
+
+	s->line[i].c[k] = (uint32_t)v;
+	if (__builtin_expect(v >> 32 != 0, 0))
+		mstats_carry_line(s, i, k, (uint32_t)(v >> 32));
+}
+
+static inline void os_add(struct mstats *s, uint32_t i, unsigned k, uint64_t d)
+{
+	uint64_t v = s->orow[i].c[k] + d;
+
+	s->orow[i].c[k] = (uint32_t)v;
+	if (__builtin_expect(v >> 32 != 0, 0))
+		mstats_carry_orow(s, i, k, (uint32_t)(v >> 32));
+}
 
 /* mstats_init - empty statistics for @nr_cpus CPUs.  Can't fail.  mstats_release frees. */
 void mstats_init(struct mstats *s, int nr_cpus);
@@ -78,14 +129,19 @@ static inline void mstats_add_cpu(struct mstats *s, cpuset_t *set, int cpu)
 /* mstats_bytes - host bytes of the statistics of the touched lines and their rows. */
 uint64_t mstats_bytes(const struct mstats *s);
 
+/* mstats_reset_counts - zero every counter, high words included (the end of a warm-up). */
+void mstats_reset_counts(struct mstats *s);
+
 /* mstats_reset_cpus - forget which CPUs touched what (the end of a warm-up). */
 void mstats_reset_cpus(struct mstats *s);
 
 /* The query API (stats.c's registry names the counters). */
 uint32_t stats_nr_lines(const struct mem *m);
 uint64_t stats_accesses(const struct mem *m);
-/* stats_line - the LS_COUNT counters of line @l (0 <= l < stats_nr_lines). */
-const uint64_t *stats_line(const struct mem *m, uint32_t l);
+/* stats_line - counter @k of line @l (0 <= l < stats_nr_lines); stats_line_all copies all
+ * LS_COUNT of them into @out. */
+uint64_t stats_line(const struct mem *m, uint32_t l, enum lstat k);
+void stats_line_all(const struct mem *m, uint32_t l, struct line_stats *out);
 uint64_t stats_line_addr(const struct mem *m, uint32_t l);
 unsigned stats_line_home(const struct mem *m, uint32_t l);
 uint32_t stats_line_obj(const struct mem *m, uint32_t l);
@@ -101,7 +157,11 @@ uint64_t stats_line_size(const struct mem *m);
 /* Pareto rows: those of line @l form a list from stats_line_first_orow through orow.next. */
 uint32_t stats_line_first_orow(const struct mem *m, uint32_t l);
 uint32_t stats_nr_orows(const struct mem *m);
-const struct orow *stats_orows(const struct mem *m);
+/* stats_orow - Pareto row @o (0 <= o < stats_nr_orows), copied into @out. */
+void stats_orow(const struct mem *m, uint32_t o, struct orow *out);
+/* stats_orow_get - counter @k of row @o; stats_orow_next - the next row of its line. */
+uint64_t stats_orow_get(const struct mem *m, uint32_t o, enum ostat k);
+uint32_t stats_orow_next(const struct mem *m, uint32_t o);
 /* stats_orow_cpus - add the CPUs that accessed Pareto row @o to @bits. */
 void stats_orow_cpus(const struct mem *m, uint32_t o, uint64_t *bits);
 uint32_t stats_orow_nr_cpus(const struct mem *m, uint32_t o);

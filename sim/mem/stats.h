@@ -67,9 +67,9 @@ struct stat_info {
 extern const struct stat_info lstat_info[LS_COUNT];
 extern const struct stat_info ostat_info[OS_COUNT];
 
+/* What the query API hands out (by copy: mstats.h stores them in 32-bit words). */
 struct line_stats {
 	uint64_t c[LS_COUNT];
-	uint32_t first_orow; /* head of this line's Pareto rows, UINT32_MAX for none */
 };
 
 struct orow {

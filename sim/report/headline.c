@@ -235,8 +235,10 @@ static uint64_t rows_sum(const struct hl_def *d, const struct run_result *r, con
 	uint64_t sum = 0;
 
 	for (uint32_t i = 0; i < stats_nr_orows(m); i++) {
-		const struct orow *o = &stats_orows(m)[i];
+		struct orow row;
+		const struct orow *o = &row;
 
+		stats_orow(m, i, &row);
 		if (!site_match(r, o->site, d->site) || !site_match(r, o->caller, d->caller) ||
 		    !obj_match(d, om, stats_line_addr(m, o->line) + o->off))
 			continue;
@@ -255,7 +257,7 @@ static uint64_t lines_sum(const struct hl_def *d, const struct run_result *r, in
 
 	for (uint32_t i = 0; i < stats_nr_lines(m); i++)
 		if (obj_match(d, om, stats_line_addr(m, i)))
-			sum += stats_line(m, i)[ls];
+			sum += stats_line(m, i, ls);
 	return sum;
 }
 

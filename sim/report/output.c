@@ -90,9 +90,14 @@ static const struct variant *run_variant_of(const struct scenario *sc,
 static int hot_cmp(const void *pa, const void *pb, void *data)
 {
 	const struct mem *m = data;
-	const uint64_t *a = stats_line(m, *(const uint32_t *)pa);
-	const uint64_t *b = stats_line(m, *(const uint32_t *)pb);
-	uint64_t ha = a[LS_HITM_LCL] + a[LS_HITM_RMT], hb = b[LS_HITM_LCL] + b[LS_HITM_RMT];
+	struct line_stats sa, sb;
+	const uint64_t *a = sa.c, *b = sb.c;
+	uint64_t ha, hb;
+
+	stats_line_all(m, *(const uint32_t *)pa, &sa);
+	stats_line_all(m, *(const uint32_t *)pb, &sb);
+	ha = a[LS_HITM_LCL] + a[LS_HITM_RMT];
+	hb = b[LS_HITM_LCL] + b[LS_HITM_RMT];
 	uint64_t xa = stats_line_addr(m, *(const uint32_t *)pa);
 	uint64_t xb = stats_line_addr(m, *(const uint32_t *)pb);
 
@@ -120,10 +125,12 @@ static bool summary_first_has(int k)
 static void summary_line(FILE *f, const struct run_result *r, uint32_t idx)
 {
 	uint64_t la = stats_line_addr(r->mem, idx);
-	const uint64_t *c = stats_line(r->mem, idx);
+	struct line_stats ls;
+	const uint64_t *c = ls.c;
 	const struct obj *o = obj_at(run_objs(r), stats_line_obj(r->mem, idx));
 	char addr[32];
 
+	stats_line_all(r->mem, idx, &ls);
 	snprintf(addr, sizeof(addr), "0x%" PRIx64, la);
 	fputs("      - {address: ", f);
 	y_str(f, addr);
@@ -358,10 +365,10 @@ static void csv_lead(FILE *f, const struct run_result *r, uint64_t addr, const s
 	csv_str(f, o ? o->name : "-");
 }
 
-static bool line_touched(const uint64_t *c)
+static bool line_touched(const struct mem *m, uint32_t l)
 {
 	for (int k = 0; k < LS_COUNT; k++)
-		if (c[k])
+		if (stats_line(m, l, k))
 			return true;
 	return false;
 }
@@ -382,13 +389,13 @@ static void write_lines_csv(FILE *f, const struct wctx *w, const void *arg)
 
 			/* A line only one CPU touched shares nothing: it is in the totals, not here
 			 * (a thousand memcgs on 256 CPUs would otherwise write gigabytes). */
-			if (!line_touched(stats_line(m, l)) || !report_line_shared(m, l))
+			if (!line_touched(m, l) || !report_line_shared(m, l))
 				continue;
 			csv_lead(f, r, la, o);
 			fprintf(f, ",%" PRId64 ",%" PRIu32, o ? (int64_t)((la - o->base) / 64) : -1,
 				stats_line_nr_cpus(m, l));
 			for (int k = 0; k < LS_COUNT; k++)
-				fprintf(f, ",%" PRIu64, stats_line(m, l)[k]);
+				fprintf(f, ",%" PRIu64, stats_line(m, l, k));
 			fputc('\n', f);
 		}
 	}
@@ -396,8 +403,11 @@ static void write_lines_csv(FILE *f, const struct wctx *w, const void *arg)
 
 static int orow_cmp(const void *pa, const void *pb, void *data)
 {
-	const struct orow *a = &((const struct orow *)data)[*(const uint32_t *)pa];
-	const struct orow *b = &((const struct orow *)data)[*(const uint32_t *)pb];
+	struct orow ra, rb;
+	const struct orow *a = &ra, *b = &rb;
+
+	stats_orow(data, *(const uint32_t *)pa, &ra);
+	stats_orow(data, *(const uint32_t *)pb, &rb);
 
 	if (a->off != b->off)
 		return a->off < b->off ? -1 : 1;
@@ -409,14 +419,17 @@ static int orow_cmp(const void *pa, const void *pb, void *data)
 static void offsets_row(FILE *f, const struct run_result *r, uint32_t o)
 {
 	const struct mem *m = r->mem;
-	const struct orow *row = &stats_orows(m)[o];
-	uint64_t la = stats_line_addr(m, row->line);
+	struct orow rc;
+	const struct orow *row = &rc;
+	uint64_t la;
 	const struct objmap *om = run_objs(r);
-	/* The object holding this very byte: a line may hold several (that is false sharing). */
-	uint32_t obj = om ? objmap_find(om, la + row->off) : stats_line_obj(m, row->line);
-	uint32_t cpus = stats_orow_nr_cpus(m, o);
+	uint32_t obj, cpus = stats_orow_nr_cpus(m, o);
 	char *member;
 
+	stats_orow(m, o, &rc);
+	la = stats_line_addr(m, row->line);
+	/* The object holding this very byte: a line may hold several (that is false sharing). */
+	obj = om ? objmap_find(om, la + row->off) : stats_line_obj(m, row->line);
 	csv_lead(f, r, la, obj_at(om, obj));
 	member = objmap_member(om, obj, la + row->off);
 	fputc(',', f);
@@ -448,9 +461,9 @@ static void write_offsets_csv(FILE *f, const struct wctx *w, const void *arg)
 			if (!report_line_shared(m, l))
 				continue;
 			for (uint32_t o = stats_line_first_orow(m, l); o != DIR_NONE;
-			     o = stats_orows(m)[o].next)
+			     o = stats_orow_next(m, o))
 				rows[n++] = o;
-			qsort_r(rows, n, sizeof(*rows), orow_cmp, (void *)stats_orows(m));
+			qsort_r(rows, n, sizeof(*rows), orow_cmp, (void *)m);
 			for (uint32_t k = 0; k < n; k++)
 				offsets_row(f, w->runs[i], rows[k]);
 		}

@@ -139,14 +139,14 @@ void report_totals(const struct mem *m, uint64_t tot[LS_COUNT])
 	memset(tot, 0, sizeof(uint64_t) * LS_COUNT);
 	for (uint32_t i = 0; i < stats_nr_lines(m); i++)
 		for (int k = 0; k < LS_COUNT; k++)
-			tot[k] += stats_line(m, i)[k];
+			tot[k] += stats_line(m, i, k);
 }
 
 bool report_line_shared(const struct mem *m, uint32_t idx)
 {
-	const uint64_t *c = stats_line(m, idx);
-
-	return stats_line_nr_cpus(m, idx) > 1 || c[LS_HITM_LCL] + c[LS_HITM_RMT] || c[LS_PF_HITM];
+	return stats_line_nr_cpus(m, idx) > 1 ||
+	       stats_line(m, idx, LS_HITM_LCL) + stats_line(m, idx, LS_HITM_RMT) ||
+	       stats_line(m, idx, LS_PF_HITM);
 }
 
 static uint32_t cpus_union(const struct mem *m, const uint32_t idx[2])
@@ -226,7 +226,7 @@ static struct rline *build_rows(const struct mem *m, bool pair, enum report_sort
 			continue;
 		for (int k = 0; k < 2 && rl.idx[k] != DIR_NONE; k++)
 			for (int s = 0; s < LS_COUNT; s++)
-				rl.c[s] += stats_line(m, rl.idx[k])[s];
+				rl.c[s] += stats_line(m, rl.idx[k], s);
 		rl.cpus = cpus_union(m, rl.idx);
 		rl.key = sort_key(&rl, sort);
 		if (ns == cap) {
@@ -430,17 +430,18 @@ static struct prow *collect_prows(const struct mem *m, const struct rline *rl, u
 	uint32_t nr = 0, cap = 0;
 
 	for (int k = 0; k < 2 && rl->idx[k] != DIR_NONE; k++) {
-		const struct orow *row = stats_orows(m);
 		uint64_t base = stats_line_addr(m, rl->idx[k]) - rl->addr;
 
 		for (uint32_t o = stats_line_first_orow(m, rl->idx[k]); o != DIR_NONE;
-		     o = row[o].next) {
+		     o = stats_orow_next(m, o)) {
+			struct orow row;
+
 			if (nr == cap) {
 				cap = cap ? 2 * cap : 16;
 				v = g_renew(struct prow, v, cap);
 			}
-			v[nr++] = (struct prow){o, (uint32_t)(base + row[o].off), row[o].site,
-						row[o].caller};
+			stats_orow(m, o, &row);
+			v[nr++] = (struct prow){o, (uint32_t)(base + row.off), row.site, row.caller};
 		}
 	}
 	if (nr)
@@ -475,7 +476,7 @@ static uint32_t sum_prows(const struct mem *m, const struct prow *p, uint32_t n,
 	memset(o, 0, sizeof(*o));
 	for (uint32_t k = 0; k < n; k++)
 		for (int c = 0; c < OS_COUNT; c++)
-			o->c[c] += stats_orows(m)[p[k].orow].c[c];
+			o->c[c] += stats_orow_get(m, p[k].orow, c);
 	for (uint32_t k = 0; k < n; k++)
 		stats_orow_cpus(m, p[k].orow, bits);
 	for (uint32_t w = 0; w < stats_cpu_words(m); w++)

@@ -1,10 +1,11 @@
 /* check_dir.c - unit tests for dir.c: insert/find, growth, stable indexes, sharer
- * bookkeeping and the per-line CPU sets. */
+ * bookkeeping and the per-line CPU sets; the statistics' 32-bit counter words (mstats). */
 #include <check.h>
 #include <glib.h>
 #include <stdlib.h>
 
 #include "mem/dir.h"
+#include "mem/mstats.h"
 #include "testutil.h"
 
 /* A line address for the i-th line: scattered over a wide range, so hash probes collide. */
@@ -223,6 +224,43 @@ static TCase *tcase(Suite *s, const char *name)
 	return tc;
 }
 
+/* ---- mstats counters: 32-bit words, exact 64-bit sums ---------------------------------- */
+
+/* Adds that carry out of the stored word (one at a time, and one add of more than 2^32) keep
+ * the exact sum on the counter they hit and no other; a warm-up reset starts from zero. */
+START_TEST(mstats_counter_carry)
+{
+	static const uint64_t adds[] = {UINT32_MAX, 1, 5, (uint64_t)3 << 32 | 7, UINT32_MAX};
+	struct mstats s;
+	uint64_t want = 0;
+	uint32_t o;
+
+	mstats_init(&s, 4);
+	mstats_add_line(&s, 0, 0);
+	mstats_add_line(&s, 1, 0);
+	o = mstats_orow(&s, 1, 8, 3, DIR_NONE);
+	for (size_t i = 0; i < G_N_ELEMENTS(adds); i++) {
+		ls_add(&s, 1, LS_CYC_LOAD, adds[i]);
+		os_add(&s, o, OS_CYC_LOAD, adds[i]);
+		ls_add(&s, 1, LS_LD_L1, 1);
+		want += adds[i];
+		ck_assert_uint_eq(mstats_line_get(&s, 1, LS_CYC_LOAD), want);
+		ck_assert_uint_eq(mstats_orow_get(&s, o, OS_CYC_LOAD), want);
+	}
+	ck_assert_uint_eq(mstats_line_get(&s, 1, LS_LD_L1), G_N_ELEMENTS(adds));
+	ck_assert_uint_eq(mstats_line_get(&s, 1, LS_LOADS), G_N_ELEMENTS(adds));
+	for (int k = 0; k < LS_COUNT; k++)
+		ck_assert_uint_eq(mstats_line_get(&s, 0, k), 0);
+	ck_assert_uint_eq(mstats_line_get(&s, 1, LS_CYC_HITM_LCL), 0);
+	ck_assert_uint_eq(mstats_orow_get(&s, o, OS_LOADS), 0);
+	mstats_reset_counts(&s);
+	ls_add(&s, 1, LS_CYC_LOAD, 2);
+	ck_assert_uint_eq(mstats_line_get(&s, 1, LS_CYC_LOAD), 2);
+	ck_assert_uint_eq(mstats_orow_get(&s, o, OS_CYC_LOAD), 0);
+	mstats_release(&s);
+}
+END_TEST
+
 static Suite *dir_suite(void)
 {
 	Suite *s = suite_create("dir");
@@ -230,6 +268,7 @@ static Suite *dir_suite(void)
 
 	tc = tcase(s, "dir_init");
 	tcase_add_test(tc, dir_init_words);
+	tcase_add_test(tc, mstats_counter_carry);
 	tc = tcase(s, "dir_insert");
 	tcase_add_test(tc, dir_insert_fields);
 	tcase_add_test(tc, dir_insert_growth);

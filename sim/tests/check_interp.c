@@ -72,7 +72,7 @@ START_TEST(interp_qnodes_are_named)
 		ck_assert_str_eq(r->objs->v[o].name, want);
 		ck_assert_str_eq(r->objs->v[o].type, "mcs_spinlock");
 		if (l != DIR_NONE)
-			hitm += (stats_line(r->mem, l)[LS_HITM_LCL] + stats_line(r->mem, l)[LS_HITM_RMT]) + stats_line(r->mem, l)[LS_ST_RFO_HITM];
+			hitm += (stats_line(r->mem, l, LS_HITM_LCL) + stats_line(r->mem, l, LS_HITM_RMT)) + stats_line(r->mem, l, LS_ST_RFO_HITM);
 	}
 	ck_assert_uint_gt(hitm, 0);
 	run_result_free(r);
@@ -235,7 +235,10 @@ static uint32_t site_rows(const struct run_result *r, const char *site, const ch
 	uint32_t n = 0;
 
 	for (uint32_t i = 0; i < stats_nr_orows(r->mem); i++) {
-		const struct orow *o = &stats_orows(r->mem)[i];
+		struct orow row;
+		const struct orow *o = &row;
+
+		stats_orow(r->mem, i, &row);
 
 		if (strcmp(r->site_names[o->site], site))
 			continue;

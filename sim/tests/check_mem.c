@@ -54,7 +54,7 @@ static uint64_t line_stat(const struct mem *m, uint64_t addr, int k)
 	uint32_t idx = mem_line(m, addr);
 
 	ck_assert_msg(idx != DIR_NONE, "line 0x%" G_GINT64_MODIFIER "x never touched", addr);
-	return stats_line(m, idx)[k];
+	return stats_line(m, idx, k);
 }
 
 static simtime_t latency(const struct run *r, int step)

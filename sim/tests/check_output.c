@@ -44,7 +44,7 @@ START_TEST(output_write_files)
 	char *text, *path;
 	struct c2c_err err = {0};
 	struct yt_node *sum, *n;
-	const struct line_stats *ls = stats_of(fx, COUNTER);
+	const struct line_stats lsv = stats_of(fx, COUNTER), *ls = &lsv;
 	uint64_t tot[LS_COUNT], x;
 
 	for (size_t i = 0; i < G_N_ELEMENTS(files); i++) {

@@ -386,7 +386,7 @@ static uint64_t wk_stat(const struct mem *m, uint64_t addr, int k)
 {
 	uint32_t idx = mem_line(m, addr);
 
-	return idx == DIR_NONE ? 0 : stats_line(m, idx)[k];
+	return idx == DIR_NONE ? 0 : stats_line(m, idx, k);
 }
 
 static void wk_check(const struct machine *mc, const struct walk *w, struct mem *m)
@@ -521,8 +521,11 @@ static void same_state(const struct mem *a, const struct mem *b, int step)
 	ck_assert_uint_eq(stats_accesses(a), stats_accesses(b));
 	for (uint32_t l = 0; l < stats_nr_lines(a); l++) {
 		const struct dline *x = &a->dir.line[l], *y = &b->dir.line[l];
+		struct line_stats la, lb;
 
-		ck_assert_msg(!memcmp(stats_line(a, l), stats_line(b, l), LS_COUNT * 8) &&
+		stats_line_all(a, l, &la);
+		stats_line_all(b, l, &lb);
+		ck_assert_msg(!memcmp(la.c, lb.c, sizeof(la.c)) &&
 				      stats_line_nr_cpus(a, l) == stats_line_nr_cpus(b, l),
 			      "step %d: line %u statistics", step, l);
 		ck_assert_msg(x->version == y->version && x->llc_valid == y->llc_valid &&
@@ -533,9 +536,13 @@ static void same_state(const struct mem *a, const struct mem *b, int step)
 			      "step %d: directory line %u", step, l);
 	}
 	ck_assert_uint_eq(stats_nr_orows(a), stats_nr_orows(b));
-	for (uint32_t o = 0; o < stats_nr_orows(a); o++)
-		ck_assert_msg(!memcmp(stats_orows(a)[o].c, stats_orows(b)[o].c, OS_COUNT * 8),
-			      "step %d: Pareto row %u", step, o);
+	for (uint32_t o = 0; o < stats_nr_orows(a); o++) {
+		struct orow ra, rb;
+
+		stats_orow(a, o, &ra);
+		stats_orow(b, o, &rb);
+		ck_assert_msg(!memcmp(ra.c, rb.c, sizeof(ra.c)), "step %d: Pareto row %u", step, o);
+	}
 	for (int c = 0; c < 4; c++) {
 		same_ways(&a->core[c].l1, &b->core[c].l1, "l1d");
 		same_ways(&a->core[c].l2, &b->core[c].l2, "l2");

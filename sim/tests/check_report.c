@@ -67,7 +67,7 @@ static void assert_field(char **fields, int i, uint64_t want)
 START_TEST(report_print_table)
 {
 	struct fix *fx = fix_new();
-	const struct line_stats *ls = stats_of(fx, COUNTER);
+	const struct line_stats lsv = stats_of(fx, COUNTER), *ls = &lsv;
 	char *text = report_text(fx);
 	char **row;
 
@@ -117,7 +117,8 @@ END_TEST
 START_TEST(report_print_pair)
 {
 	struct fix *fx = fix_new();
-	const struct line_stats *a = stats_of(fx, COUNTER), *b = stats_of(fx, FLAG);
+	const struct line_stats av = stats_of(fx, COUNTER), bv = stats_of(fx, FLAG);
+	const struct line_stats *a = &av, *b = &bv;
 	char *text, **row;
 
 	fx->sc->v[0].report.group = GROUP_PAIR;
@@ -291,7 +292,7 @@ START_TEST(report_totals_sum)
 
 	report_totals(m, tot);
 	for (uint32_t i = 0; i < stats_nr_lines(m); i++)
-		want_loads += stats_line(m, i)[LS_LOADS];
+		want_loads += stats_line(m, i, LS_LOADS);
 	ck_assert_uint_eq(tot[LS_LOADS], want_loads);
 	/* 200 locked RMWs on the counter and 100 private loads; RMWs count as loads too. */
 	ck_assert_uint_eq(tot[LS_LOADS], 3 * ROUNDS);

@@ -58,11 +58,23 @@ static bool same_run(const struct run_result *a, const struct run_result *b)
 	for (uint32_t i = 0; i < a->nr_actors; i++)
 		if (a->actors[i].iterations != b->actors[i].iterations)
 			return false;
-	for (uint32_t i = 0; i < n; i++)
-		if (stats_line_addr(ma, i) != stats_line_addr(mb, i) ||
-		    memcmp(stats_line(ma, i), stats_line(mb, i), sizeof(uint64_t) * LS_COUNT))
+	for (uint32_t i = 0; i < n; i++) {
+		struct line_stats la, lb;
+
+		stats_line_all(ma, i, &la);
+		stats_line_all(mb, i, &lb);
+		if (stats_line_addr(ma, i) != stats_line_addr(mb, i) || memcmp(&la, &lb, sizeof(la)))
 			return false;
-	return !memcmp(stats_orows(ma), stats_orows(mb), sizeof(struct orow) * stats_nr_orows(ma));
+	}
+	for (uint32_t i = 0; i < stats_nr_orows(ma); i++) {
+		struct orow ra, rb;
+
+		stats_orow(ma, i, &ra);
+		stats_orow(mb, i, &rb);
+		if (memcmp(&ra, &rb, sizeof(ra)))
+			return false;
+	}
+	return true;
 }
 
 /* ---- run_variant ------------------------------------------------------------------------- */
@@ -134,7 +146,7 @@ START_TEST(run_variant_per_cpu_instances)
 		ck_assert_str_eq(v->objs.v[obj].name, name);
 		/* Only its own CPU touched it, once per iteration. */
 		ck_assert_uint_eq(stats_line_nr_cpus(r->mem, line), 1);
-		ck_assert_uint_eq(stats_line(r->mem, line)[LS_STORES], 50);
+		ck_assert_uint_eq(stats_line(r->mem, line, LS_STORES), 50);
 	}
 	/* The rd CPUs never touched their instances. */
 	ck_assert_uint_eq(mem_line(r->mem, PERCPU_BASE + 2 * PERCPU_UNIT), DIR_NONE);

@@ -101,7 +101,7 @@ static struct seed_run run_seed(const char *variant, const char *const *sets)
 	s.path_ps = pstat(r, "parallel_pagefault_fault")->lat.total +
 		    pstat(r, "parallel_pagefault_free")->lat.total;
 	for (uint32_t l = 0; l < stats_nr_lines(r->mem); l++) {
-		uint64_t h = stats_line(r->mem, l)[LS_HITM_LCL] + stats_line(r->mem, l)[LS_HITM_RMT];
+		uint64_t h = stats_line(r->mem, l, LS_HITM_LCL) + stats_line(r->mem, l, LS_HITM_RMT);
 		uint64_t a = stats_line_addr(r->mem, l);
 
 		if (h > s.top_hitm) {

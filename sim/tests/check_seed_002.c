@@ -81,9 +81,12 @@ static uint64_t hitm_in(const struct run_result *r, uint64_t lo, uint64_t hi,
 	uint64_t n = 0;
 
 	for (uint32_t i = 0; i < stats_nr_orows(m); i++) {
-		const struct orow *o = &stats_orows(m)[i];
-		uint64_t a = stats_line_addr(m, o->line) + o->off;
+		struct orow row;
+		const struct orow *o = &row;
+		uint64_t a;
 
+		stats_orow(m, i, &row);
+		a = stats_line_addr(m, o->line) + o->off;
 		if (a >= lo && a < hi && caller_in(r, o->caller, callers))
 			n += o->c[OS_HITM_LCL] + o->c[OS_HITM_RMT];
 	}

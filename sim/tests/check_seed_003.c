@@ -69,7 +69,7 @@ static uint64_t obj_line_stat(const struct run_result *r, const char *obj, uint6
 		if (strcmp(r->objs->v[i].name, obj))
 			continue;
 		l = mem_line(r->mem, r->objs->v[i].base + off);
-		return l == DIR_NONE ? 0 : stats_line(r->mem, l)[s];
+		return l == DIR_NONE ? 0 : stats_line(r->mem, l, s);
 	}
 	ck_abort_msg("no object %s", obj);
 	return 0;

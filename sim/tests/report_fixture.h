@@ -255,12 +255,14 @@ static inline void fix_free(struct fix *fx)
 	g_free(fx);
 }
 
-static inline const struct line_stats *stats_of(const struct fix *fx, uint64_t addr)
+static inline struct line_stats stats_of(const struct fix *fx, uint64_t addr)
 {
 	uint32_t idx = mem_line(fx->r->mem, addr);
+	struct line_stats ls;
 
 	ck_assert_uint_ne(idx, DIR_NONE);
-	return &fx->r->mem->st.line[idx];
+	stats_line_all(fx->r->mem, idx, &ls);
+	return ls;
 }
 
 /* 310 iterations of the three actors, per simulated second, computed here independently. */

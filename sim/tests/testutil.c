@@ -143,7 +143,7 @@ uint64_t tu_line_hitm(const struct run_result *r, uint64_t addr)
 
 	if (l == DIR_NONE)
 		return 0;
-	return stats_line(r->mem, l)[LS_HITM_LCL] + stats_line(r->mem, l)[LS_HITM_RMT];
+	return stats_line(r->mem, l, LS_HITM_LCL) + stats_line(r->mem, l, LS_HITM_RMT);
 }
 
 simtime_t tu_hammer(struct mem *m, const int *cpus, const uint64_t *addrs, int n,
@@ -177,7 +177,7 @@ uint64_t tu_sum(const struct mem *m, int lstat)
 	uint64_t s = 0;
 
 	for (uint32_t i = 0; i < stats_nr_lines(m); i++)
-		s += stats_line(m, i)[lstat];
+		s += stats_line(m, i, lstat);
 	return s;
 }
 
