@@ -1,0 +1,163 @@
+/*
+ * check_hit_path.c - the private-hit path (mem_hit, sim/mem/xact.c) is the protocol table's
+ * hit rows and nothing else: two memory systems, one serving hits by the table walk and one
+ * by the hit path, run the same pseudo-random accesses and must agree on everything after
+ * every step.
+ */
+#include <glib.h>
+#include <string.h>
+
+#include "mem/protocol.h"
+#include "testutil.h"
+
+/* Tiny caches, so L1d evictions leave L2 hits and L2 evictions run the EVICT rows. */
+static struct mem *hit_mem(struct machine *mc, bool fast)
+{
+	struct mem *m;
+
+	mc->l1d.sets = 2;
+	mc->l1d.ways = 2;
+	mc->l2.sets = 4;
+	mc->l2.ways = 4;
+	m = mem_new(mc, NULL, true);
+	m->hit_fast = fast;
+	return m;
+}
+
+static void same_ways(const struct pcache *a, const struct pcache *b, const char *what)
+{
+	ck_assert_msg(a->clock == b->clock, "%s: LRU clock", what);
+	for (uint32_t i = 0; i < a->sets * a->ways; i++) {
+		const struct cway *x = &a->way[i], *y = &b->way[i];
+
+		ck_assert_msg(x->tag == y->tag && x->lru == y->lru && x->version == y->version &&
+				      x->ready_at == y->ready_at && x->line == y->line &&
+				      x->state == y->state && x->pf == y->pf,
+			      "%s: way %u differs", what, i);
+	}
+}
+
+/* Everything the table path and the hit path could leave differently. */
+static void same_state(const struct mem *a, const struct mem *b, int step)
+{
+	ck_assert_msg(!a->failed && !b->failed, "step %d: %s%s", step, a->fail_msg, b->fail_msg);
+	ck_assert_msg(a->last_done == b->last_done && a->last_src == b->last_src &&
+			      a->last_line == b->last_line, "step %d: last request", step);
+	ck_assert_msg(!memcmp(a->act_count, b->act_count, sizeof(a->act_count)) &&
+			      !memcmp(a->oact_count, b->oact_count, sizeof(a->oact_count)),
+		      "step %d: action counts", step);
+	ck_assert_uint_eq(stats_nr_lines(a), stats_nr_lines(b));
+	ck_assert_uint_eq(stats_accesses(a), stats_accesses(b));
+	for (uint32_t l = 0; l < stats_nr_lines(a); l++) {
+		const struct dline *x = &a->dir.line[l], *y = &b->dir.line[l];
+		struct line_stats la, lb;
+
+		stats_line_all(a, l, &la);
+		stats_line_all(b, l, &lb);
+		ck_assert_msg(!memcmp(la.c, lb.c, sizeof(la.c)) &&
+				      stats_line_nr_cpus(a, l) == stats_line_nr_cpus(b, l),
+			      "step %d: line %u statistics", step, l);
+		ck_assert_msg(x->version == y->version && x->llc_valid == y->llc_valid &&
+				      x->owner == y->owner && x->dirty == y->dirty &&
+				      x->nr_sharers == y->nr_sharers &&
+				      x->busy_until == y->busy_until &&
+				      *dir_sharers(&a->dir, l) == *dir_sharers(&b->dir, l),
+			      "step %d: directory line %u", step, l);
+	}
+	ck_assert_uint_eq(stats_nr_orows(a), stats_nr_orows(b));
+	for (uint32_t o = 0; o < stats_nr_orows(a); o++) {
+		struct orow ra, rb;
+
+		stats_orow(a, o, &ra);
+		stats_orow(b, o, &rb);
+		ck_assert_msg(!memcmp(ra.c, rb.c, sizeof(ra.c)), "step %d: Pareto row %u", step, o);
+	}
+	for (int c = 0; c < 4; c++) {
+		same_ways(&a->core[c].l1, &b->core[c].l1, "l1d");
+		same_ways(&a->core[c].l2, &b->core[c].l2, "l2");
+	}
+}
+
+/*
+ * The hit path is the table's hit rows (xact.c, mem_hit): two memory systems, one with it and
+ * one serving everything through the table, take the same pseudo-random accesses (4 cores, 12
+ * shared lines and 12 of each core's own, caches small enough to evict) and must agree on every return, statistic, directory
+ * entry and cache way after each; every row the hit path serves must have been served from L1d
+ * and from L2, and from a prefetched copy.  _i picks the prefetch rules.
+ */
+START_TEST(proto_hit_path_matches_table)
+{
+	static const char *const ovr[][2] = {{"prefetch.adjacent_line=true", NULL},
+					     {"prefetch.adjacent_line=false", NULL},
+					     {"prefetch.pair_granule=true", NULL}};
+	struct machine mc;
+	struct mem *a, *b;
+	simtime_t t[4] = {0};
+	uint32_t seen[MESI_COUNT][MESI_COUNT][MEM_HIT_EVENTS][3] = {{{{0}}}};
+	GRand *rnd = g_rand_new_with_seed(15);
+
+	tu_machine(&mc, "skylake-sp-2s", ovr[_i]);
+	a = hit_mem(&mc, true);
+	b = hit_mem(&mc, false);
+	for (int step = 0; step < 6000; step++) {
+		int cpu = (int)g_rand_int_range(rnd, 0, 4), core = machine_cpu_core(&mc, cpu);
+		/* Half the accesses to lines of the CPU's own (E and M copies), half to shared. */
+		uint64_t base = g_rand_boolean(rnd) ? 0x100000 : 0x200000 + (uint64_t)cpu * 0x1000;
+		uint64_t addr = base + (uint64_t)g_rand_int_range(rnd, 0, 12) * 64 +
+				(uint64_t)g_rand_int_range(rnd, 0, 8) * 8;
+		int pick = g_rand_int_range(rnd, 0, 2 * MEM_OP_COUNT);
+		enum mem_op op = pick < MEM_OP_COUNT ? MEM_LOAD : (enum mem_op)(pick - MEM_OP_COUNT);
+		uint64_t la = addr >> a->gshift << a->gshift;
+		struct cway *w2 = pcache_lookup(&a->core[core].l2, la);
+		int lvl = !w2 ? 0 : pcache_lookup(&a->core[core].l1, la) ? 1 : w2->pf ? 2 : 0;
+		int own = w2 ? w2->state : MESI_I, oth = mem_others_state(a, core, addr);
+		uint64_t before = a->nr_hit_fast;
+		simtime_t ta, tb;
+
+		if (g_rand_int_range(rnd, 0, 16) == 0) {
+			mem_evict(a, core, addr, t[cpu]);
+			mem_evict(b, core, addr, t[cpu]);
+			continue;
+		}
+		ta = mem_access(a, cpu, addr, 8, op, (uint32_t)(addr & 63), t[cpu]);
+		tb = mem_access(b, cpu, addr, 8, op, (uint32_t)(addr & 63), t[cpu]);
+		ck_assert_msg(ta == tb, "step %d: %s returned %" G_GUINT64_FORMAT " and %"
+			      G_GUINT64_FORMAT, step, mem_op_names[op], ta, tb);
+		same_state(a, b, step);
+		if (a->nr_hit_fast != before && op != MEM_LOCKED_RMW)
+			seen[own][oth][op == MEM_LOAD ? EV_LOAD : op == MEM_STORE ? EV_STORE
+										   : EV_RMW][lvl]++;
+		t[cpu] = ta + (simtime_t)g_rand_int_range(rnd, 0, 3) * mc.l2.latency;
+	}
+	ck_assert_uint_eq(b->nr_hit_fast, 0);
+	for (int own = 0; own < MESI_COUNT; own++)
+		for (int oth = 0; oth < MESI_COUNT; oth++)
+			for (int ev = 0; ev < MEM_HIT_EVENTS; ev++)
+				for (int lvl = 0; lvl < 2 + (_i == 0); lvl++)
+					ck_assert_msg(!a->hit[own][oth][ev].row ||
+							      seen[own][oth][ev][lvl],
+						      "row %s/%s/%s never served from %s",
+						      mesi_names[own], mesi_names[oth],
+						      proto_event_names[ev],
+						      (const char *[]){"L2", "L1d", "a prefetch"}[lvl]);
+	mem_free(a);
+	mem_free(b);
+	machine_release(&mc);
+	g_rand_free(rnd);
+}
+END_TEST
+
+static Suite *hit_path_suite(void)
+{
+	Suite *s = suite_create("hit_path");
+	TCase *tc = tcase_create("proto_hit_path");
+
+	tcase_add_loop_test(tc, proto_hit_path_matches_table, 0, 3);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return tu_run(hit_path_suite());
+}
