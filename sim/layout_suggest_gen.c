@@ -76,15 +76,6 @@ static int by_str(gconstpointer a, gconstpointer b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static uint32_t popcount(const uint64_t *w, uint32_t words)
-{
-	uint32_t n = 0;
-
-	for (uint32_t i = 0; i < words; i++)
-		n += c2c_popcount(w[i]);
-	return n;
-}
-
 /* The coherence traffic of the lines (coherence units) each member sits on, summed over the
  * struct's objects. */
 static void heat(struct search *s, const struct run_result *r)
@@ -144,8 +135,8 @@ bool suggest_profile(struct search *s, const struct run_result *r)
 	for (uint32_t m = 0; m < l->nr; m++) {
 		struct mprof *p = &s->prof[m];
 
-		p->nr_readers = popcount(rd + (size_t)m * words, words);
-		p->nr_writers = popcount(wr + (size_t)m * words, words);
+		p->nr_readers = c2c_popcount_words(rd + (size_t)m * words, words);
+		p->nr_writers = c2c_popcount_words(wr + (size_t)m * words, words);
 		p->read_mostly = p->loads && p->stores * SUGGEST_READ_MOSTLY <= p->loads;
 		p->hot_write = p->stores && !p->read_mostly && p->heat;
 		g_ptr_array_sort(p->read_by, by_str);

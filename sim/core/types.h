@@ -21,6 +21,16 @@ static inline uint32_t c2c_popcount(uint64_t x)
 	return (uint32_t)__builtin_popcountll(x);
 }
 
+/* c2c_popcount_words - the bits set in the @n words of the bitset @w (a CPU set). */
+static inline uint32_t c2c_popcount_words(const uint64_t *w, uint32_t n)
+{
+	uint32_t bits = 0;
+
+	for (uint32_t i = 0; i < n; i++)
+		bits += c2c_popcount(w[i]);
+	return bits;
+}
+
 /* simtime_add - *@out = @a + @b.  Return: false when the sum passes SIMTIME_MAX. */
 static inline bool simtime_add(simtime_t a, simtime_t b, simtime_t *out)
 {

@@ -218,13 +218,9 @@ static void cpuset_or(const struct mstats *s, cpuset_t set, uint64_t *bits)
 
 static uint32_t cpuset_count(const struct mstats *s, cpuset_t set)
 {
-	uint32_t n = 0;
-
 	if (set == CPUSET_NONE || set & CPUSET_ONE)
 		return set != CPUSET_NONE;
-	for (uint32_t w = 0; w < s->words_cpu; w++)
-		n += c2c_popcount(s->cpu_pool[(size_t)set * s->words_cpu + w]);
-	return n;
+	return c2c_popcount_words(&s->cpu_pool[(size_t)set * s->words_cpu], s->words_cpu);
 }
 
 void stats_line_cpus(const struct mem *m, uint32_t l, uint64_t *bits)

@@ -152,14 +152,10 @@ bool report_line_shared(const struct mem *m, uint32_t idx)
 static uint32_t cpus_union(const struct mem *m, const uint32_t idx[2])
 {
 	uint64_t bits[C2C_MAX_CPUS / 64] = {0};
-	uint32_t n = 0;
-
 	stats_line_cpus(m, idx[0], bits);
 	if (idx[1] != DIR_NONE)
 		stats_line_cpus(m, idx[1], bits);
-	for (uint32_t w = 0; w < stats_cpu_words(m); w++)
-		n += c2c_popcount(bits[w]);
-	return n;
+	return c2c_popcount_words(bits, stats_cpu_words(m));
 }
 
 static uint64_t sort_key(const struct rline *rl, enum report_sort sort)
@@ -471,7 +467,6 @@ static const char *site_name(const struct run_result *r, uint32_t site)
 static uint32_t sum_prows(const struct mem *m, const struct prow *p, uint32_t n, struct orow *o)
 {
 	uint64_t bits[C2C_MAX_CPUS / 64] = {0};
-	uint32_t cpus = 0;
 
 	memset(o, 0, sizeof(*o));
 	for (uint32_t k = 0; k < n; k++)
@@ -479,9 +474,7 @@ static uint32_t sum_prows(const struct mem *m, const struct prow *p, uint32_t n,
 			o->c[c] += stats_orow_get(m, p[k].orow, c);
 	for (uint32_t k = 0; k < n; k++)
 		stats_orow_cpus(m, p[k].orow, bits);
-	for (uint32_t w = 0; w < stats_cpu_words(m); w++)
-		cpus += c2c_popcount(bits[w]);
-	return cpus;
+	return c2c_popcount_words(bits, stats_cpu_words(m));
 }
 
 /* The code address of a Pareto row: its site, or with @callers "site <- caller". */
