@@ -25,7 +25,7 @@ struct run_args {
 	/* bound to the option table (run_options) */
 	char *seed_text, *out, *sort, *baseline;
 	char **sets, **variants;
-	gboolean check, quiet, pair, callers, brief, expect, plot, no_run_ahead;
+	gboolean check, quiet, pair, callers, brief, expect, plot, no_run_ahead, all_lines;
 	/* derived */
 	const char *scenario;
 	GArray *ov;          /* struct override; keys and values point into sets or ov_text */
@@ -77,6 +77,9 @@ static GOptionEntry *run_options(void *args)
 		{"no-run-ahead", 0, 0, G_OPTION_ARG_NONE, &a->no_run_ahead,
 		 "Put every step through the event queue (the results are the same; for tests)",
 		 NULL},
+		{"all-lines", 0, 0, G_OPTION_ARG_NONE, &a->all_lines,
+		 "Every line keeps its own counters from its first touch (default: from when it "
+		 "becomes shared; more host memory)", NULL},
 		G_OPTION_ENTRY_NULL};
 
 	return g_memdup2(e, sizeof e);
@@ -228,6 +231,7 @@ static int run_scenario(struct run_args *a, struct c2c_err *err)
 	if (!sc)
 		return err->limit ? 1 : 2;
 	sc->no_run_ahead = a->no_run_ahead;
+	sc->track_all_lines = a->all_lines;
 	out = a->out ? g_strdup(a->out) : g_build_filename("results", sc->name, NULL);
 	/* Everything that can be refused is refused before simulating, not after. */
 	if (!load_answer(a, sc, &hs, &es, &vo, err) || !outdir_check(out, err)) {

@@ -434,6 +434,7 @@ static int bench_line_bytes(void)
 		return 2;
 	}
 	m = mem_new(&mc, NULL, false);
+	mem_track_lines(m, NULL, false); /* as runs do: shared lines keep their own counters */
 	for (uint32_t i = 0; i < BENCH_LINES_PER_CPU; i++)
 		for (int cpu = 0; cpu < mc.nr_cpus; cpu++, now += mc.cycle) {
 			uint64_t a = ((uint64_t)cpu * BENCH_LINES_PER_CPU + i) << 6;

@@ -9,11 +9,6 @@
 #include <glib.h>
 #include <string.h>
 
-/* The Pareto row of (line, offset, site, caller); rows of a line form a short list. */
-uint32_t acct_orow(struct mem *m, uint32_t idx, const struct req *rq)
-{
-	return mstats_orow(&m->st, idx, rq->off, rq->site, rq->caller);
-}
 
 static const uint8_t src_lstat[SRC_COUNT] = {
 	[SRC_L1] = LS_LD_L1, [SRC_L2] = LS_LD_L2, [SRC_LLC] = LS_LD_LLC,
@@ -21,40 +16,68 @@ static const uint8_t src_lstat[SRC_COUNT] = {
 	[SRC_DRAM_LCL] = LS_LD_DRAM_LCL, [SRC_DRAM_RMT] = LS_LD_DRAM_RMT, [SRC_LFB] = LS_LD_FB,
 };
 
-static void account_load(struct mstats *s, uint32_t l, uint32_t row, const struct outcome *o,
-			 simtime_t lat)
+static void account_load(struct mstats *s, uint32_t l, const struct outcome *o, simtime_t lat)
 {
 	ls_add(s, l, src_lstat[o->src], 1);
 	ls_add(s, l, LS_CYC_LOAD, lat);
-	os_add(s, row, OS_LOADS, 1);
-	os_add(s, row, OS_CYC_LOAD, lat);
-	if (o->src == SRC_HITM_LCL || o->src == SRC_HITM_RMT) {
-		bool lcl = o->src == SRC_HITM_LCL;
+	if (o->src == SRC_HITM_LCL || o->src == SRC_HITM_RMT)
+		ls_add(s, l, o->src == SRC_HITM_LCL ? LS_CYC_HITM_LCL : LS_CYC_HITM_RMT, lat);
+}
 
-		ls_add(s, l, lcl ? LS_CYC_HITM_LCL : LS_CYC_HITM_RMT, lat);
-		os_add(s, row, lcl ? OS_HITM_LCL : OS_HITM_RMT, 1);
-		os_add(s, row, lcl ? OS_CYC_HITM_LCL : OS_CYC_HITM_RMT, lat);
+/* The Pareto row's part of a demand request (tracked lines only). */
+static void account_row(struct mstats *s, uint32_t row, const struct req *rq,
+			const struct outcome *o, simtime_t lat)
+{
+	mstats_add_cpu(s, &s->orow_cpus[row], rq->cpu);
+	if (rq->event != EV_STORE) {
+		os_add(s, row, OS_LOADS, 1);
+		os_add(s, row, OS_CYC_LOAD, lat);
+		if (o->src == SRC_HITM_LCL || o->src == SRC_HITM_RMT) {
+			bool lcl = o->src == SRC_HITM_LCL;
+
+			os_add(s, row, lcl ? OS_HITM_LCL : OS_HITM_RMT, 1);
+			os_add(s, row, lcl ? OS_CYC_HITM_LCL : OS_CYC_HITM_RMT, lat);
+		}
 	}
+	if (rq->event != EV_LOAD)
+		os_add(s, row, o->st_l1hit ? OS_ST_L1HIT : OS_ST_L1MISS, 1);
+}
+
+/* Does this request make line @l shared (mstats.h): a CPU other than the one that touched it
+ * so far, or a HITM? */
+static bool makes_shared(const struct mstats *s, uint32_t l, const struct req *rq,
+			 const struct outcome *o)
+{
+	cpuset_t c = s->cpus[l];
+
+	return (c != CPUSET_NONE && c != (CPUSET_ONE | (uint32_t)rq->cpu)) || o->hitm ||
+	       o->rfo_hitm;
 }
 
 /* Loads, stores, inv_recv and a row's stores are not added here: the statistics layer sums
  * their parts when they are read (mstats_line_get, mstats_orow_get). */
-void acct_demand(struct mem *m, const struct req *rq, const struct outcome *o, uint32_t orow)
+uint32_t acct_demand(struct mem *m, const struct req *rq, const struct outcome *o)
 {
 	struct mstats *s = &m->st;
-	uint32_t l = o->line;
+	uint32_t l = o->line, row = DIR_NONE;
+	simtime_t lat = o->done - rq->now;
 
+	if (!mstats_tracked(s, l) && makes_shared(s, l, rq, o))
+		mstats_track(s, l);
 	mstats_add_cpu(s, &s->cpus[l], rq->cpu);
-	mstats_add_cpu(s, &s->orow_cpus[orow], rq->cpu);
+	if (mstats_tracked(s, l)) {
+		row = mstats_orow(s, l, rq->off, rq->site, rq->caller);
+		account_row(s, row, rq, o, lat);
+	}
 	if (rq->event != EV_STORE)
-		account_load(s, l, orow, o, o->done - rq->now);
+		account_load(s, l, o, lat);
 	if (rq->event != EV_LOAD) {
 		ls_add(s, l, o->st_l1hit ? LS_ST_L1HIT : LS_ST_L1MISS, 1);
-		os_add(s, orow, o->st_l1hit ? OS_ST_L1HIT : OS_ST_L1MISS, 1);
 		ls_add(s, l, LS_ST_RFO_HITM, o->rfo_hitm);
 	}
 	ls_add(s, l, LS_INV_SENT, o->nr_inv);
 	ls_add(s, l, LS_PF_USEFUL, o->pf_used);
+	return row;
 }
 
 /* What a prefetch did to the buddy, and to the demand line whose miss caused it. */
@@ -67,6 +90,8 @@ void acct_prefetch(struct mem *m, const struct req *rq, const struct outcome *o)
 		ls_add(s, l, LS_PF_DROPPED, 1);
 		return;
 	}
+	if (o->pf_hitm)
+		mstats_track(s, l); /* a HITM makes the buddy shared */
 	ls_add(s, l, LS_PF_FILLS, o->filled);
 	ls_add(s, l, LS_PF_HITM, o->pf_hitm);
 	ls_add(s, l, LS_PF_XFER, o->from_cache && !o->pf_hitm);

@@ -34,8 +34,7 @@ static simtime_t demand(struct mem *m, int cpu, uint64_t addr, int event, uint32
 	m->st.accesses++;
 	m->last_done = o.done;
 	m->last_src = o.src;
-	orow = acct_orow(m, o.line, &rq);
-	acct_demand(m, &rq, &o, orow);
+	orow = acct_demand(m, &rq, &o);
 	pf_after_demand(m, &rq, &o, orow);
 	*line = o.line;
 	return o.done;
@@ -94,8 +93,8 @@ simtime_t mem_access_from(struct mem *m, int cpu, uint64_t addr, uint32_t size, 
 	return m->failed ? now : t;
 }
 
-bool mem_access_known(const struct mem *m, uint64_t addr, uint32_t size, uint32_t site,
-		      uint32_t caller)
+bool mem_access_known(const struct mem *m, int cpu, uint64_t addr, uint32_t size,
+		      uint32_t site, uint32_t caller)
 {
 	uint64_t end = addr + (size ? size : 1) - 1;
 	bool pf = m->mc->pf.adjacent_line && m->gshift == 6; /* prefetch.c's pf_enabled */
@@ -104,13 +103,26 @@ bool mem_access_known(const struct mem *m, uint64_t addr, uint32_t size, uint32_
 	for (uint64_t a = addr;; a = ((a >> m->gshift) + 1) << m->gshift) {
 		uint32_t idx = mem_line(m, a);
 
-		if (idx == DIR_NONE || (pf && mem_line(m, a ^ m->gsize) == DIR_NONE) ||
-		    mstats_orow_find(&m->st, idx, (uint8_t)(a & (m->gsize - 1)), site, caller) ==
-			    DIR_NONE)
+		if (idx == DIR_NONE || (pf && mem_line(m, a ^ m->gsize) == DIR_NONE))
+			return false;
+		/* An untracked line stays so while @cpu alone touches it (mstats.h). */
+		if (!mstats_tracked(&m->st, idx) ? m->st.cpus[idx] != (CPUSET_ONE | (uint32_t)cpu)
+		    : mstats_orow_find(&m->st, idx, (uint8_t)(a & (m->gsize - 1)), site, caller) ==
+			      DIR_NONE)
 			return false;
 		if ((a >> m->gshift) == (end >> m->gshift))
 			return true;
 	}
+}
+
+uint32_t mem_known_epoch(const struct mem *m)
+{
+	return m->st.epoch;
+}
+
+void mem_track_lines(struct mem *m, const uint8_t *flag, bool all)
+{
+	mstats_track_objects(&m->st, m->objs, flag, all);
 }
 
 struct mem *mem_new(const struct machine *mc, const struct objmap *objs, bool check)

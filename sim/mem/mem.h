@@ -174,14 +174,23 @@ static inline simtime_t mem_access(struct mem *m, int cpu, uint64_t addr, uint32
 	return mem_access_from(m, cpu, addr, size, op, site, DIR_NONE, now);
 }
 
-/* mem_access_known - would mem_access_from(@addr, @size, @site, @caller) make nothing new:
- * every line it touches, and the buddy a miss of it may prefetch, already has its directory
- * entry, and each of its Pareto rows exists?  Then the access changes only the state of
- * those lines (and the caches and store buffer of its CPU), never the order of directory
- * lines or Pareto rows, which follows first touch.  Run-ahead (scenario/run.c) relies on it;
- * as entries and rows are never removed, a true answer stays true.  Can't fail. */
-bool mem_access_known(const struct mem *m, uint64_t addr, uint32_t size, uint32_t site,
-		      uint32_t caller);
+/* mem_access_known - would mem_access_from(@cpu, @addr, @size, @site, @caller) make nothing
+ * new: every line it touches, and the buddy a miss of it may prefetch, already has its
+ * directory entry, and each of its lines either has the Pareto row it would add to or has no
+ * statistics of its own and only @cpu touched it (mstats.h)?  Then the access changes only
+ * the state of those lines (and the caches and store buffer of its CPU), never the order of
+ * directory lines or Pareto rows, which follows first touch.  Run-ahead (scenario/run.c)
+ * relies on it; a true answer stays true while mem_known_epoch() is unchanged.  Can't fail. */
+bool mem_access_known(const struct mem *m, int cpu, uint64_t addr, uint32_t size,
+		      uint32_t site, uint32_t caller);
+/* mem_known_epoch - changes whenever a true mem_access_known() answer may turn false. */
+uint32_t mem_known_epoch(const struct mem *m);
+
+/* mem_track_lines - which lines keep statistics of their own (mstats_track_objects): from
+ * now on only shared ones and those holding a byte of an object @flag marks (per index of the
+ * mem's object map; NULL: none), or with @all every line (the default of mem_new).  Call
+ * before the first access.  Can't fail. */
+void mem_track_lines(struct mem *m, const uint8_t *flag, bool all);
 
 /* mem_peek - the value of [@addr, @addr + @size) (size <= 8, little-endian) as the last
  * write left it; 0 for memory never written.  Timing-free: callers pair it with an access. */

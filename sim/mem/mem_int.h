@@ -61,8 +61,9 @@ int mem_others(const struct mem *m, uint32_t idx, int core, int own);
 uint32_t mem_line_index(struct mem *m, uint64_t la);
 
 /* account.c */
-uint32_t acct_orow(struct mem *m, uint32_t idx, const struct req *rq);
-void acct_demand(struct mem *m, const struct req *rq, const struct outcome *o, uint32_t orow);
+/* acct_demand - count demand request @rq.  Return: its Pareto row, DIR_NONE when its line is
+ * not tracked (mstats.h). */
+uint32_t acct_demand(struct mem *m, const struct req *rq, const struct outcome *o);
 void acct_prefetch(struct mem *m, const struct req *rq, const struct outcome *o);
 void acct_locked(struct mem *m, uint32_t idx);
 

@@ -4,6 +4,7 @@
 #include <glib.h>
 #include <string.h>
 
+#include "layout/objmap.h"
 #include "mem/mem.h"
 
 /* The Pareto rows' memo (mstats_orow): a power of two, 16 KiB, which stays in the host's L1/L2. */
@@ -13,13 +14,17 @@ void mstats_init(struct mstats *s, int nr_cpus)
 {
 	memset(s, 0, sizeof(*s));
 	s->words_cpu = (uint32_t)(nr_cpus + 63) / 64;
+	s->track_all = true;
 	s->orow_memo = g_new(uint32_t, ORW_MEMO);
 	memset(s->orow_memo, 0xff, sizeof(uint32_t) * ORW_MEMO);
 }
 
 void mstats_release(struct mstats *s)
 {
+	g_free(s->rec_of);
 	g_free(s->line);
+	g_free(s->track_lo);
+	g_free(s->track_hi);
 	g_free(s->cpus);
 	g_free(s->obj);
 	g_free(s->orow);
@@ -32,21 +37,74 @@ void mstats_release(struct mstats *s)
 	memset(s, 0, sizeof(*s));
 }
 
-void mstats_add_line(struct mstats *s, uint32_t idx, uint32_t obj)
+void mstats_track(struct mstats *s, uint32_t l)
+{
+	struct line_rec *r;
+
+	if (s->rec_of[l] != DIR_NONE)
+		return;
+	if (s->nr_recs == s->cap_recs) {
+		s->cap_recs = s->cap_recs ? 2 * s->cap_recs : 1024;
+		s->line = g_renew(struct line_rec, s->line, s->cap_recs);
+	}
+	r = &s->line[s->nr_recs];
+	memset(r, 0, sizeof(*r));
+	r->first_orow = r->hi = DIR_NONE;
+	s->rec_of[l] = s->nr_recs++;
+	s->epoch++;
+}
+
+void mstats_track_objects(struct mstats *s, const struct objmap *om, const uint8_t *flag,
+			  bool all)
+{
+	g_assert(s->nr == 0);
+	s->track_all = all;
+	for (uint32_t k = 0; om && flag && k < om->nr; k++) {
+		const struct obj *o = &om->v[om->by_addr[k]]; /* by base: the ranges come sorted */
+
+		if (!flag[om->by_addr[k]])
+			continue;
+		s->track_lo = g_renew(uint64_t, s->track_lo, s->nr_track + 1);
+		s->track_hi = g_renew(uint64_t, s->track_hi, s->nr_track + 1);
+		s->track_lo[s->nr_track] = o->base;
+		s->track_hi[s->nr_track++] = o->base + (o->size ? o->size : 1);
+	}
+}
+
+/* Does [@lo, @hi) hold a byte of an object tracked from the start?  The ranges are sorted
+ * and disjoint: the last one starting below @hi decides. */
+static bool track_from_start(const struct mstats *s, uint64_t lo, uint64_t hi)
+{
+	uint32_t a = 0, b = s->nr_track;
+
+	if (s->track_all)
+		return true;
+	while (a < b) {
+		uint32_t mid = a + (b - a) / 2;
+
+		if (s->track_lo[mid] < hi)
+			a = mid + 1;
+		else
+			b = mid;
+	}
+	return a && s->track_hi[a - 1] > lo;
+}
+
+void mstats_add_line(struct mstats *s, uint32_t idx, uint32_t obj, uint64_t lo, uint64_t hi)
 {
 	g_assert(idx == s->nr);
 	if (s->nr == s->cap) {
 		s->cap = s->cap ? 2 * s->cap : 1024;
-		s->line = g_renew(struct line_rec, s->line, s->cap);
+		s->rec_of = g_renew(uint32_t, s->rec_of, s->cap);
 		s->obj = g_renew(uint32_t, s->obj, s->cap);
 		s->cpus = g_renew(cpuset_t, s->cpus, s->cap);
 	}
-	memset(&s->line[idx], 0, sizeof(s->line[idx]));
+	s->rec_of[idx] = DIR_NONE;
 	s->cpus[idx] = CPUSET_NONE;
-	s->line[idx].first_orow = DIR_NONE;
-	s->line[idx].hi = DIR_NONE;
 	s->obj[idx] = obj;
 	s->nr++;
+	if (track_from_start(s, lo, hi))
+		mstats_track(s, idx);
 }
 
 uint32_t stats_nr_lines(const struct mem *m)
@@ -84,33 +142,70 @@ void mstats_carry_orow(struct mstats *s, uint32_t i, unsigned k, uint32_t hi)
 	s->orow_hi[(size_t)s->orow[i].hi * OS_COUNT + k] += hi;
 }
 
-static uint64_t line_word(const struct mstats *s, uint32_t l, enum lstat k)
+/* The stored words of record @i (all 64 bits of each) into @w. */
+static void rec_words(const struct mstats *s, uint32_t i, uint64_t w[LS_COUNT])
 {
-	const struct line_rec *r = &s->line[l];
-	uint64_t hi = r->hi == DIR_NONE ? 0 : s->line_hi[(size_t)r->hi * LS_COUNT + k];
+	const struct line_rec *r = &s->line[i];
 
-	return hi << 32 | r->c[k];
+	for (unsigned k = 0; k < LS_COUNT; k++)
+		w[k] = (r->hi == DIR_NONE ? 0 : (uint64_t)s->line_hi[(size_t)r->hi * LS_COUNT + k])
+			       << 32 | r->c[k];
 }
 
 /* Sums the engine does not keep (account.c adds to each part exactly when to the whole): a
  * load is served by exactly one source, a store is an L1 hit or a miss, and a copy is
  * invalidated by a demand request (inv_sent) or by an RFO prefetch (pf_inv). */
-uint64_t mstats_line_get(const struct mstats *s, uint32_t l, enum lstat k)
+static uint64_t derived(const uint64_t w[LS_COUNT], enum lstat k)
 {
 	uint64_t sum = 0;
 
 	switch (k) {
 	case LS_LOADS:
 		for (enum lstat p = LS_LD_L1; p <= LS_LD_DRAM_RMT; p++)
-			sum += line_word(s, l, p);
+			sum += w[p];
 		return sum;
 	case LS_STORES:
-		return line_word(s, l, LS_ST_L1HIT) + line_word(s, l, LS_ST_L1MISS);
+		return w[LS_ST_L1HIT] + w[LS_ST_L1MISS];
 	case LS_INV_RECV:
-		return line_word(s, l, LS_INV_SENT) + line_word(s, l, LS_PF_INV);
+		return w[LS_INV_SENT] + w[LS_PF_INV];
 	default:
-		return line_word(s, l, k);
+		return w[k];
 	}
+}
+
+uint64_t mstats_line_get(const struct mstats *s, uint32_t l, enum lstat k)
+{
+	uint32_t i = s->rec_of[l];
+	const struct line_rec *r = i == DIR_NONE ? NULL : &s->line[i];
+	uint64_t w[LS_COUNT];
+
+	if (!r)
+		return 0;
+	if (k != LS_LOADS && k != LS_STORES && k != LS_INV_RECV)
+		return (r->hi == DIR_NONE ? 0 : (uint64_t)s->line_hi[(size_t)r->hi * LS_COUNT + k])
+			       << 32 | r->c[k];
+	rec_words(s, i, w);
+	return derived(w, k);
+}
+
+void stats_totals(const struct mem *m, uint64_t tot[LS_COUNT])
+{
+	const struct mstats *s = &m->st;
+	uint64_t w[LS_COUNT], sum[LS_COUNT];
+
+	memcpy(sum, s->untracked, sizeof(sum));
+	for (uint32_t i = 0; i < s->nr_recs; i++) {
+		rec_words(s, i, w);
+		for (unsigned k = 0; k < LS_COUNT; k++)
+			sum[k] += w[k];
+	}
+	for (unsigned k = 0; k < LS_COUNT; k++)
+		tot[k] = derived(sum, k);
+}
+
+bool stats_line_tracked(const struct mem *m, uint32_t l)
+{
+	return mstats_tracked(&m->st, l);
 }
 
 static uint64_t orow_word(const struct mstats *s, uint32_t o, enum ostat k)
@@ -135,8 +230,12 @@ uint64_t stats_line(const struct mem *m, uint32_t l, enum lstat k)
 
 void stats_line_all(const struct mem *m, uint32_t l, struct line_stats *out)
 {
+	uint64_t w[LS_COUNT] = {0};
+
+	if (m->st.rec_of[l] != DIR_NONE)
+		rec_words(&m->st, m->st.rec_of[l], w);
 	for (unsigned k = 0; k < LS_COUNT; k++)
-		out->c[k] = stats_line(m, l, k);
+		out->c[k] = derived(w, k);
 }
 
 uint64_t stats_line_addr(const struct mem *m, uint32_t l)
@@ -172,7 +271,8 @@ void mstats_cpuset_grow(struct mstats *s, cpuset_t *set, int cpu)
 
 void mstats_reset_counts(struct mstats *s)
 {
-	for (uint32_t i = 0; i < s->nr; i++) {
+	memset(s->untracked, 0, sizeof(s->untracked));
+	for (uint32_t i = 0; i < s->nr_recs; i++) {
 		memset(s->line[i].c, 0, sizeof(s->line[i].c));
 		s->line[i].hi = DIR_NONE;
 	}
@@ -185,6 +285,7 @@ void mstats_reset_counts(struct mstats *s)
 
 void mstats_reset_cpus(struct mstats *s)
 {
+	s->epoch++; /* an untracked line's next access no longer finds its CPU there */
 	if (s->nr)
 		memset(s->cpus, 0xff, sizeof(cpuset_t) * s->nr);
 	if (s->nr_orows)
@@ -194,7 +295,9 @@ void mstats_reset_cpus(struct mstats *s)
 
 uint64_t mstats_bytes(const struct mstats *s)
 {
-	return (uint64_t)s->nr * (sizeof(struct line_rec) + sizeof(cpuset_t) + sizeof(uint32_t)) +
+	return (uint64_t)s->nr * (sizeof(uint32_t) + sizeof(cpuset_t) + sizeof(uint32_t)) +
+	       (uint64_t)s->nr_recs * sizeof(struct line_rec) +
+	       sizeof(uint64_t) * 2 * (uint64_t)s->nr_track +
 	       (uint64_t)s->nr_orows * (sizeof(struct orow_rec) + sizeof(cpuset_t)) +
 	       (s->orow_slot ? sizeof(uint64_t) * ((uint64_t)s->orow_mask + 1) : 0) +
 	       sizeof(uint32_t) * ((uint64_t)s->nr_line_hi * LS_COUNT +
@@ -250,7 +353,9 @@ uint64_t stats_line_size(const struct mem *m)
 
 uint32_t stats_line_first_orow(const struct mem *m, uint32_t l)
 {
-	return m->st.line[l].first_orow;
+	uint32_t i = m->st.rec_of[l];
+
+	return i == DIR_NONE ? DIR_NONE : m->st.line[i].first_orow;
 }
 
 uint32_t stats_nr_orows(const struct mem *m)
@@ -380,7 +485,7 @@ static uint32_t orow_lookup(const struct mstats *s, uint32_t hash, uint32_t line
 
 	if (memo != DIR_NONE && orow_is(&s->orow[memo], line, off, site, caller))
 		return memo;
-	for (r = s->line[line].first_orow, n = 0; r != DIR_NONE && n < ORW_WALK;
+	for (r = s->line[s->rec_of[line]].first_orow, n = 0; r != DIR_NONE && n < ORW_WALK;
 	     r = s->orow[r].next, n++)
 		if (orow_is(&s->orow[r], line, off, site, caller))
 			return r;
@@ -396,7 +501,7 @@ uint32_t mstats_orow_find(const struct mstats *s, uint32_t line, uint8_t off, ui
 uint32_t mstats_orow(struct mstats *s, uint32_t line, uint8_t off, uint32_t site,
 		     uint32_t caller)
 {
-	struct line_rec *ls = &s->line[line];
+	struct line_rec *ls = &s->line[s->rec_of[line]];
 	uint32_t hash = orow_hash(line, off, site, caller);
 	uint32_t *memo = &s->orow_memo[hash & (ORW_MEMO - 1)];
 	uint32_t r = orow_lookup(s, hash, line, off, site, caller);

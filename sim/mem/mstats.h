@@ -12,12 +12,15 @@
 #ifndef C2C_MSTATS_H
 #define C2C_MSTATS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
+#include "mem/dir.h"
 #include "mem/stats.h"
 
 struct mem;
+struct objmap;
 
 /*
  * The CPUs that made demand accesses to a line or a Pareto row: most are touched by one CPU,
@@ -50,12 +53,30 @@ struct orow_rec {
 	uint8_t off;
 };
 
+/*
+ * Which lines have counters of their own.  A replay touches millions of lines that one CPU
+ * alone reads or writes (per-cpu copies summed by a reader), and the reports show only shared
+ * lines, so a line gets its record and Pareto rows when it becomes shared: at the demand
+ * access of a second CPU, or at a HITM on it (demand, RFO or prefetch).  Until then what its
+ * requests did is added to `untracked`, so every total stays exact; a shared line's own
+ * figures count from the access that made it shared (README "Which lines have statistics").
+ * Lines that a headline metric filters on, and with `all` every line, have their record from
+ * the first touch (mstats_track_objects), so no headline figure depends on when a line
+ * became shared.
+ */
 struct mstats {
-	struct line_rec *line;   /* per line */
+	uint32_t *rec_of;        /* per line: its record in @line, DIR_NONE while untracked */
 	cpuset_t *cpus;          /* per line: CPUs that made a demand access to it */
 	uint32_t *obj;           /* per line: object index (objmap), OBJ_NONE when unknown */
 	uint32_t nr, cap, words_cpu;
-	struct orow_rec *orow;   /* Pareto rows: (line, offset, site, caller) */
+	struct line_rec *line;   /* per tracked line */
+	uint32_t nr_recs, cap_recs;
+	uint64_t untracked[LS_COUNT]; /* the counters of the lines without a record */
+	bool track_all;          /* every line has a record from its first touch (the default) */
+	uint64_t *track_lo, *track_hi; /* sorted disjoint [lo, hi): objects tracked from the start */
+	uint32_t nr_track;
+	uint32_t epoch;          /* bumped when a line gets a record or CPUs are forgotten */
+	struct orow_rec *orow;   /* Pareto rows: (line, offset, site, caller) of tracked lines */
 	cpuset_t *orow_cpus;     /* per row */
 	uint32_t nr_orows, cap_orows;
 	uint64_t *cpu_pool;      /* words_cpu per set of two or more CPUs */
@@ -69,7 +90,7 @@ struct mstats {
 	uint64_t accesses;       /* demand accesses (split accesses count once per line) */
 };
 
-/* mstats_carry_line, mstats_carry_orow - add @hi to high word @k of line or row @i. */
+/* mstats_carry_line, mstats_carry_orow - add @hi to high word @k of record or row @i. */
 __attribute__((cold)) void mstats_carry_line(struct mstats *s, uint32_t i, unsigned k, uint32_t hi);
 __attribute__((cold)) void mstats_carry_orow(struct mstats *s, uint32_t i, unsigned k, uint32_t hi);
 
@@ -77,11 +98,17 @@ __attribute__((cold)) void mstats_carry_orow(struct mstats *s, uint32_t i, unsig
 uint64_t mstats_line_get(const struct mstats *s, uint32_t i, enum lstat k);
 uint64_t mstats_orow_get(const struct mstats *s, uint32_t i, enum ostat k);
 
-/* ls_add, os_add - add @d to counter @k of line (Pareto row) @i.  Can't fail. */
-static inline void ls_add(struct mstats *s, uint32_t i, unsigned k, uint64_t d)
+/* ls_add, os_add - add @d to counter @k of line (Pareto row) @l.  Can't fail. */
+static inline void ls_add(struct mstats *s, uint32_t l, unsigned k, uint64_t d)
 {
-	uint64_t v = s->line[i].c[k] + d;
+	uint32_t i = s->rec_of[l];
+	uint64_t v;
 
+	if (i == DIR_NONE) {
+		s->untracked[k] += d;
+		return;
+	}
+	v = s->line[i].c[k] + d;
 	s->line[i].c[k] = (uint32_t)v;
 	if (__builtin_expect(v >> 32 != 0, 0))
 		mstats_carry_line(s, i, k, (uint32_t)(v >> 32));
@@ -100,11 +127,26 @@ static inline void os_add(struct mstats *s, uint32_t i, unsigned k, uint64_t d)
 void mstats_init(struct mstats *s, int nr_cpus);
 void mstats_release(struct mstats *s);
 
-/* mstats_add_line - line @idx (the next one: idx == s->nr) was touched for the first time;
- * it belongs to object @obj.  Can't fail. */
-void mstats_add_line(struct mstats *s, uint32_t idx, uint32_t obj);
+/* mstats_add_line - line @idx (the next one: idx == s->nr), bytes [@lo, @hi), was touched
+ * for the first time; it belongs to object @obj.  Can't fail. */
+void mstats_add_line(struct mstats *s, uint32_t idx, uint32_t obj, uint64_t lo, uint64_t hi);
 
-/* mstats_orow - the Pareto row of (@line, @off, @site, @caller), made (zeroed, first in its
+/* mstats_tracked - does line @l have counters of its own (see struct mstats)? */
+static inline bool mstats_tracked(const struct mstats *s, uint32_t l)
+{
+	return s->rec_of[l] != DIR_NONE;
+}
+
+/* mstats_track - give line @l its record (zeroed) if it has none.  Can't fail. */
+void mstats_track(struct mstats *s, uint32_t l);
+
+/* mstats_track_objects - from now on only shared lines get records, and those holding a byte
+ * of an object @flag marks (per objmap index; @om NULL or @flag NULL: none); with @all, every
+ * line.  Call before the first access.  Can't fail. */
+void mstats_track_objects(struct mstats *s, const struct objmap *om, const uint8_t *flag,
+			  bool all);
+
+/* mstats_orow - the Pareto row of (@line, @off, @site, @caller) of a tracked line, made (zeroed, first in its
  * line's list) if new.  Amortized O(1) however many rows a line has.  Can't fail. */
 uint32_t mstats_orow(struct mstats *s, uint32_t line, uint8_t off, uint32_t site,
 		     uint32_t caller);
@@ -138,6 +180,11 @@ void mstats_reset_cpus(struct mstats *s);
 /* The query API (stats.c's registry names the counters). */
 uint32_t stats_nr_lines(const struct mem *m);
 uint64_t stats_accesses(const struct mem *m);
+/* stats_totals - every counter summed over all lines, those without a record included. */
+void stats_totals(const struct mem *m, uint64_t tot[LS_COUNT]);
+/* stats_line_tracked - does line @l have figures of its own (else stats_line gives 0 and it
+ * has no Pareto rows; its requests are in stats_totals)? */
+bool stats_line_tracked(const struct mem *m, uint32_t l);
 /* stats_line - counter @k of line @l (0 <= l < stats_nr_lines); stats_line_all copies all
  * LS_COUNT of them into @out. */
 uint64_t stats_line(const struct mem *m, uint32_t l, enum lstat k);

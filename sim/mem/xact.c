@@ -54,7 +54,7 @@ uint32_t mem_line_index(struct mem *m, uint64_t la)
 		uint16_t home = mem != OBJ_NONE ? m->objs->v[mem].node : 0;
 
 		idx = dir_insert(&m->dir, la, home);
-		mstats_add_line(&m->st, idx, obj);
+		mstats_add_line(&m->st, idx, obj, la, la + m->gsize);
 	}
 	return idx;
 }

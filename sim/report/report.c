@@ -136,10 +136,7 @@ void report_table_head(FILE *f, const struct report_col *cols, int n)
 
 void report_totals(const struct mem *m, uint64_t tot[LS_COUNT])
 {
-	memset(tot, 0, sizeof(uint64_t) * LS_COUNT);
-	for (uint32_t i = 0; i < stats_nr_lines(m); i++)
-		for (int k = 0; k < LS_COUNT; k++)
-			tot[k] += stats_line(m, i, k);
+	stats_totals(m, tot);
 }
 
 bool report_line_shared(const struct mem *m, uint32_t idx)

@@ -34,7 +34,8 @@ struct thread {
 	struct ptask pt;     /* its interpreter state */
 	/* run-ahead past queued events (runahead.h) */
 	bool priv;             /* its core's steps commute with every other core's */
-	uint8_t *known;        /* per op: mem_access_known said yes (it stays yes) */
+	uint32_t *known;       /* per op: 1 + the mem_known_epoch() at which mem_access_known
+				* said yes (it stays yes within that epoch), else 0 */
 	struct thread *sib;    /* the next thread on its core (a ring; itself when alone) */
 	uint64_t lseq;         /* that count at the push of its next step: ties in the ring */
 	simtime_t ptime;       /* the time of its next step, when live */
@@ -158,11 +159,12 @@ static bool run_early(struct sim *sim, struct thread *t, simtime_t next)
 	    sim->q->dispatched >= sim->lim->events ||
 	    !(sim->q->dispatched % RUNWATCH_EVENTS) || sim_stopped(sim))
 		return false;
-	if (op->kind != OP_DELAY && !t->known[t->pc]) {
-		if (!mem_access_known(sim->mem, op->addr + (uint64_t)t->cpu * op->cpu_stride,
-				      op->size, op->site, DIR_NONE))
+	if (op->kind != OP_DELAY && t->known[t->pc] != mem_known_epoch(sim->mem) + 1) {
+		if (!mem_access_known(sim->mem, t->cpu,
+				      op->addr + (uint64_t)t->cpu * op->cpu_stride, op->size,
+				      op->site, DIR_NONE))
 			return false;
-		t->known[t->pc] = 1;
+		t->known[t->pc] = mem_known_epoch(sim->mem) + 1;
 	}
 	sim->q->dispatched++;
 	sim->ran_ahead++;
@@ -458,7 +460,7 @@ static struct thread *threads_start(struct sim *sim, struct run_result *r, uint3
 			if (sim->world)
 				pthread_init(&th[n].pt, sim->world, &th[n], th[n].cpu);
 			if (th[n].priv)
-				th[n].known = g_new0(uint8_t, v->actors[a].nr_ops);
+				th[n].known = g_new0(uint32_t, v->actors[a].nr_ops);
 			th[n].live = th[n].queued = true;
 			evq_push(sim->q, 0, thread_step, &th[n], 0);
 		}
@@ -503,6 +505,7 @@ static struct run_result *run_once(const struct scenario *sc, uint32_t vi, bool 
 	result_init(r, v);
 	sim.mem = r->mem = mem_new(&v->mc, &v->objs, check);
 	sim.mem->lim = &sc->limits;
+	run_track_lines(sim.mem, sc, v);
 	sim.cpu_shared = smt_sharing(v);
 	if (run_ahead)
 		sim.pending = ra_pending_new();

@@ -19,6 +19,7 @@ struct world;
 struct program;
 
 struct scenario;
+struct variant;
 
 struct actor_result {
 	char *name;
@@ -46,6 +47,10 @@ struct run_result {
 				    * when the scenario runs raw accesses only */
 	const struct program *prog; /* the variant's path program (owned by the scenario) */
 };
+
+/* run_track_lines - tell @m which lines of variant @v keep statistics of their own: the
+ * shared ones, and those its headline metrics filter on (track.c).  Can't fail. */
+void run_track_lines(struct mem *m, const struct scenario *sc, const struct variant *v);
 
 /* run_variant - simulate variant @v of @sc.  Return: the result (free with run_result_free),
  * or NULL with @err set when the simulation failed, exit status 1: an invariant violation

@@ -121,6 +121,7 @@ struct scenario {
 	bool has_variants;     /* the file declared variants (else one named "default") */
 	struct c2c_limits limits; /* resource limits of loading, running and writing it */
 	bool no_run_ahead;     /* --no-run-ahead: every step goes through the event queue (run.c) */
+	bool track_all_lines;  /* every line keeps its own statistics, shared or not (track.c) */
 };
 
 struct override {

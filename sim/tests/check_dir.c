@@ -236,8 +236,8 @@ START_TEST(mstats_counter_carry)
 	uint32_t o;
 
 	mstats_init(&s, 4);
-	mstats_add_line(&s, 0, 0);
-	mstats_add_line(&s, 1, 0);
+	mstats_add_line(&s, 0, 0, 0, 64);
+	mstats_add_line(&s, 1, 0, 64, 128);
 	o = mstats_orow(&s, 1, 8, 3, DIR_NONE);
 	for (size_t i = 0; i < G_N_ELEMENTS(adds); i++) {
 		ls_add(&s, 1, LS_CYC_LOAD, adds[i]);

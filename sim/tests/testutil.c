@@ -174,11 +174,10 @@ simtime_t tu_hammer(struct mem *m, const int *cpus, const uint64_t *addrs, int n
 
 uint64_t tu_sum(const struct mem *m, int lstat)
 {
-	uint64_t s = 0;
+	uint64_t tot[LS_COUNT];
 
-	for (uint32_t i = 0; i < stats_nr_lines(m); i++)
-		s += stats_line(m, i, lstat);
-	return s;
+	stats_totals(m, tot);
+	return tot[lstat];
 }
 
 void tu_c2csim(struct tu_cmd *c, const char *const *args)
