@@ -14,6 +14,7 @@
  */
 #include <glib.h>
 #include <stdio.h>
+#include <malloc.h>
 #include <string.h>
 
 #include "c2csim_config.h"
@@ -56,6 +57,10 @@ static const char man_tail[] =
 
 int main(int argc, char **argv)
 {
+	/* Blocks of 1 MiB and more (the directory, caches, statistics arrays) are mappings of
+	 * their own, whatever was freed before: glibc's threshold otherwise rises after the first
+	 * large free, and an array doubling inside the heap leaves its old copy resident. */
+	mallopt(M_MMAP_THRESHOLD, 1 << 20);
 	if (argc == 2 && !strcmp(argv[1], "--version")) {
 		printf("c2csim %s\n", C2CSIM_VERSION);
 		return 0;

@@ -45,14 +45,22 @@ uint32_t dir_find(const struct dir *d, uint64_t addr)
 	}
 }
 
-/* Double the entry arrays and rebuild the slots; the load factor stays at most 1/2. */
+/* Double the entry arrays. */
 static void dir_grow(struct dir *d)
 {
 	d->cap *= 2;
 	d->line = g_renew(struct dline, d->line, d->cap);
 	d->sharers = g_renew(uint64_t, d->sharers, (size_t)d->cap * d->words_core);
+}
+
+/* Double the slots and re-place every entry.  The slots are the directory's one array that
+ * is written whole (every empty slot is DIR_NONE), so they grow on their own, at 3/4 full:
+ * a lookup that misses (a first touch) probes a few more slots, but most lookups are
+ * answered by dir_lookup's memo. */
+static void slots_grow(struct dir *d)
+{
 	g_free(d->slot);
-	d->slot_mask = 2 * d->cap - 1;
+	d->slot_mask = 2 * d->slot_mask + 1;
 	d->slot = g_new(uint32_t, d->slot_mask + 1);
 	memset(d->slot, 0xff, sizeof(uint32_t) * (d->slot_mask + 1));
 	for (uint32_t i = 0; i < d->nr; i++) {
@@ -71,6 +79,8 @@ uint32_t dir_insert(struct dir *d, uint64_t addr, uint16_t home)
 	assert(dir_find(d, addr) == DIR_NONE);
 	if (d->nr == d->cap)
 		dir_grow(d);
+	if ((uint64_t)(d->nr + 1) * 4 > ((uint64_t)d->slot_mask + 1) * 3)
+		slots_grow(d);
 	idx = d->nr++;
 	d->line[idx] = (struct dline){.addr = addr, .owner = -1, .home = home};
 	memset(dir_sharers(d, idx), 0, sizeof(uint64_t) * d->words_core);
