@@ -17,10 +17,9 @@ void dir_init(struct dir *d, int nr_cores)
 	memset(d, 0, sizeof(*d));
 	d->words_core = (uint32_t)(nr_cores + 63) / 64;
 	d->cap = 1024;
-	d->line = g_new(struct dline, d->cap);
-	/* Entries are zeroed as they are made (dir_insert): the capacity beyond them is never
+	/* Entries are set as they are made (dir_insert): the capacity beyond them is never
 	 * written, so the host does not back it with pages. */
-	d->sharers = g_new(uint64_t, (size_t)d->cap * d->words_core);
+	d->line = g_new(struct dline, d->cap);
 	d->memo_addr = UINT64_MAX; /* no line address: those are multiples of 64 */
 	d->slot_mask = 2 * d->cap - 1;
 	d->slot = g_new(uint32_t, d->slot_mask + 1);
@@ -30,7 +29,7 @@ void dir_init(struct dir *d, int nr_cores)
 void dir_release(struct dir *d)
 {
 	g_free(d->line);
-	g_free(d->sharers);
+	g_free(d->pool);
 	g_free(d->slot);
 	memset(d, 0, sizeof(*d));
 }
@@ -50,7 +49,24 @@ static void dir_grow(struct dir *d)
 {
 	d->cap *= 2;
 	d->line = g_renew(struct dline, d->line, d->cap);
-	d->sharers = g_renew(uint64_t, d->sharers, (size_t)d->cap * d->words_core);
+}
+
+void dir_sharers_grow(struct dir *d, uint32_t idx, int core)
+{
+	struct dline *dl = &d->line[idx];
+	uint32_t one = dl->sh & ~SH_ONE;
+	uint64_t *w;
+
+	if (d->nr_pool == d->cap_pool) {
+		d->cap_pool = d->cap_pool ? 2 * d->cap_pool : 256;
+		d->pool = g_renew(uint64_t, d->pool, (size_t)d->cap_pool * d->words_core);
+	}
+	w = dir_pool_set(d, d->nr_pool);
+	memset(w, 0, sizeof(uint64_t) * d->words_core);
+	w[one >> 6] |= 1ull << (one & 63);
+	w[core >> 6] |= 1ull << (core & 63);
+	dl->sh = d->nr_pool++;
+	dl->nr_sharers = 2;
 }
 
 /* Double the slots and re-place every entry.  The slots are the directory's one array that
@@ -82,8 +98,7 @@ uint32_t dir_insert(struct dir *d, uint64_t addr, uint16_t home)
 	if ((uint64_t)(d->nr + 1) * 4 > ((uint64_t)d->slot_mask + 1) * 3)
 		slots_grow(d);
 	idx = d->nr++;
-	d->line[idx] = (struct dline){.addr = addr, .owner = -1, .home = home};
-	memset(dir_sharers(d, idx), 0, sizeof(uint64_t) * d->words_core);
+	d->line[idx] = (struct dline){.addr = addr, .sh = SH_NONE, .owner = -1, .home = home};
 	for (s = hash_line(addr) & d->slot_mask; d->slot[s] != DIR_NONE; s = (s + 1) & d->slot_mask)
 		;
 	d->slot[s] = idx;
@@ -92,6 +107,7 @@ uint32_t dir_insert(struct dir *d, uint64_t addr, uint16_t home)
 
 uint64_t dir_bytes(const struct dir *d)
 {
-	return (uint64_t)d->nr * (sizeof(struct dline) + sizeof(uint64_t) * d->words_core) +
+	return (uint64_t)d->nr * sizeof(struct dline) +
+	       sizeof(uint64_t) * (uint64_t)d->nr_pool * d->words_core +
 	       sizeof(uint32_t) * ((uint64_t)d->slot_mask + 1);
 }

@@ -4,7 +4,7 @@
  * One entry per line ever touched, created on first touch and never removed, so a line's
  * index is stable for the whole run (caches keep it in their ways; statistics, mstats.h, and
  * values are arrays indexed by it).  An entry holds what the home knows: the owner (the core
- * with an E or M copy), the sharer bitset (every core holding any valid copy, up to
+ * with an E or M copy), the sharer set (every core holding any valid copy, up to
  * C2C_MAX_CPUS), the LLC copies per socket, the home NUMA node, the value epoch and
  * busy_until, the time up to which the line is held by a transfer in progress (written only by
  * timing.h): requests for one line are serialized there.  No statistics, names or waiters.
@@ -23,12 +23,22 @@
 
 #define DIR_NONE UINT32_MAX
 
-/* 40 bytes: owner and sharer count fit 16 bits (C2C_MAX_CPUS cores at most). */
+/*
+ * The cores holding a copy: most lines have one at most (per-cpu data, lines a reader walks),
+ * so the set is one word (struct dline.sh) holding either nothing, that one core, or the index
+ * of a words_core bitset in a pool, taken when a second core gets a copy.
+ */
+#define SH_NONE UINT32_MAX
+#define SH_ONE 0x80000000u /* with the core number in the low bits */
+
+/* 40 bytes: owner and sharer count fit 16 bits (C2C_MAX_CPUS cores at most), the LLC bits 32
+ * (C2C_MAX_SOCKETS). */
 struct dline {
 	uint64_t addr;        /* line address */
 	simtime_t busy_until; /* the line is held by a transfer until then */
 	uint64_t version;     /* value epoch: bumped by every store */
-	uint64_t llc_valid;   /* bit s: socket s's LLC holds a current copy */
+	uint32_t llc_valid;   /* bit s: socket s's LLC holds a current copy */
+	uint32_t sh;          /* sharer set: SH_NONE, SH_ONE | core, or a pool index */
 	int16_t owner;        /* core holding E or M, -1 for none */
 	uint16_t nr_sharers;  /* cores holding any valid copy */
 	uint16_t home;        /* NUMA node the line's memory lives on */
@@ -38,8 +48,8 @@ _Static_assert(sizeof(struct dline) == 40, "a directory entry stays 40 bytes");
 
 struct dir {
 	struct dline *line;
-	uint64_t *sharers;    /* words_core per line */
-	uint32_t nr, cap;
+	uint64_t *pool;       /* words_core per sharer set of two or more cores */
+	uint32_t nr, cap, nr_pool, cap_pool;
 	uint32_t words_core;
 	uint32_t *slot;       /* hash slots: line index or DIR_NONE */
 	uint32_t slot_mask;
@@ -79,37 +89,71 @@ uint64_t dir_bytes(const struct dir *d);
  * Return: its index.  Can't fail.  Pointers into d->line may move: re-derive them. */
 uint32_t dir_insert(struct dir *d, uint64_t addr, uint16_t home);
 
-static inline uint64_t *dir_sharers(const struct dir *d, uint32_t idx)
+/* dir_sharers_grow - line @idx's one sharer and @core: give it a pool bitset. */
+void dir_sharers_grow(struct dir *d, uint32_t idx, int core);
+
+static inline uint64_t *dir_pool_set(const struct dir *d, uint32_t sh)
 {
-	return &d->sharers[(uint64_t)idx * d->words_core];
+	return &d->pool[(uint64_t)sh * d->words_core];
+}
+
+/* dir_sharer_set - the sharers of line @idx as a bitset of words_core words: the pool's, or
+ * @tmp (C2C_MAX_CPUS / 64 words) filled in. */
+static inline const uint64_t *dir_sharer_set(const struct dir *d, uint32_t idx, uint64_t *tmp)
+{
+	uint32_t sh = d->line[idx].sh;
+
+	if (sh != SH_NONE && !(sh & SH_ONE))
+		return dir_pool_set(d, sh);
+	for (uint32_t w = 0; w < d->words_core; w++)
+		tmp[w] = 0;
+	if (sh != SH_NONE)
+		tmp[(sh & ~SH_ONE) >> 6] = 1ull << (sh & 63);
+	return tmp;
 }
 
 static inline bool dir_has(const struct dir *d, uint32_t idx, int core)
 {
-	return dir_sharers(d, idx)[core >> 6] >> (core & 63) & 1;
+	uint32_t sh = d->line[idx].sh;
+
+	if (sh == SH_NONE || sh & SH_ONE)
+		return sh == (SH_ONE | (uint32_t)core);
+	return dir_pool_set(d, sh)[core >> 6] >> (core & 63) & 1;
 }
 
 static inline void dir_add_sharer(struct dir *d, uint32_t idx, int core)
 {
-	uint64_t *w = &dir_sharers(d, idx)[core >> 6], bit = 1ull << (core & 63);
+	struct dline *dl = &d->line[idx];
+	uint64_t *w, bit = 1ull << (core & 63);
 
-	if (!(*w & bit)) {
+	if (dl->sh == SH_NONE) {
+		dl->sh = SH_ONE | (uint32_t)core;
+		dl->nr_sharers = 1;
+	} else if (dl->sh & SH_ONE) {
+		if (dl->sh != (SH_ONE | (uint32_t)core))
+			dir_sharers_grow(d, idx, core);
+	} else if (!(*(w = &dir_pool_set(d, dl->sh)[core >> 6]) & bit)) {
 		*w |= bit;
-		d->line[idx].nr_sharers++;
+		dl->nr_sharers++;
 	}
 }
 
 static inline void dir_del_sharer(struct dir *d, uint32_t idx, int core)
 {
-	uint64_t *w = &dir_sharers(d, idx)[core >> 6], bit = 1ull << (core & 63);
+	struct dline *dl = &d->line[idx];
+	uint64_t *w, bit = 1ull << (core & 63);
 
-	if (*w & bit) {
-		*w &= ~bit;
-		d->line[idx].nr_sharers--;
+	if (dl->sh == (SH_ONE | (uint32_t)core)) {
+		dl->sh = SH_NONE;
+		dl->nr_sharers = 0;
+	} else if (dl->sh != SH_NONE && !(dl->sh & SH_ONE) &&
+		   (*(w = &dir_pool_set(d, dl->sh)[core >> 6]) & bit)) {
+		*w &= ~bit; /* the line keeps its pool set */
+		dl->nr_sharers--;
 	}
-	if (d->line[idx].owner == core) {
-		d->line[idx].owner = -1;
-		d->line[idx].dirty = 0;
+	if (dl->owner == core) {
+		dl->owner = -1;
+		dl->dirty = 0;
 	}
 }
 

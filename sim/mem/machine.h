@@ -18,7 +18,7 @@
 struct yt_node;
 
 #define C2C_MAX_CPUS 1024
-#define C2C_MAX_SOCKETS 64
+#define C2C_MAX_SOCKETS 32 /* a directory entry's LLC bits (mem/dir.h) */
 #define MACHINE_MAX_MLP 32
 
 #include "core/types.h"

@@ -99,7 +99,7 @@ static bool owner_msg(struct mem *m, uint32_t idx, int core, int msg, simtime_t 
 	for (int a = 0; a < PROTO_MAX_OACTIONS && r->act[a]; a++) {
 		m->oact_count[r->act[a]]++;
 		if (r->act[a] == OACT_WRITEBACK)
-			dl->llc_valid |= 1ull << mem_core_socket(m, core);
+			dl->llc_valid |= 1u << mem_core_socket(m, core);
 	}
 	if (r->next_own == MESI_I) {
 		core_invalidate(m, core, idx);
@@ -116,9 +116,13 @@ static bool owner_msg(struct mem *m, uint32_t idx, int core, int msg, simtime_t 
 /* Invalidate every sharer but @core.  Return: the cost; *n gets how many copies went. */
 static simtime_t send_inv(struct mem *m, uint32_t idx, const struct req *rq, uint32_t *n)
 {
-	uint64_t *sh = dir_sharers(&m->dir, idx);
+	uint64_t sh[C2C_MAX_CPUS / 64];
+	const uint64_t *set = dir_sharer_set(&m->dir, idx, sh);
 	bool remote = false;
 
+	/* A copy: each invalidation below takes its core out of the directory's set. */
+	if (set != sh)
+		memcpy(sh, set, sizeof(uint64_t) * m->dir.words_core);
 	*n = 0;
 	for (uint32_t w = 0; w < m->dir.words_core; w++) {
 		uint64_t bits = sh[w];
@@ -194,12 +198,15 @@ static bool exec_actions(struct mem *m, const struct req *rq, const struct proto
 			x->home = true;
 			x->lat = tm_fill_mem(m->mc, dl, rq->socket, &o->src);
 			break;
-		case ACT_FILL_SHARER:
+		case ACT_FILL_SHARER: {
+			uint64_t set[C2C_MAX_CPUS / 64];
+
 			x->home = true;
-			x->lat = tm_fill_sharer(m->mc, dl, dir_sharers(&m->dir, idx), rq->core,
-						rq->socket, &o->src);
+			x->lat = tm_fill_sharer(m->mc, dl, dir_sharer_set(&m->dir, idx, set),
+						rq->core, rq->socket, &o->src);
 			o->from_cache = o->src != SRC_LLC || !(dl->llc_valid >> rq->socket & 1);
 			break;
+		}
 		case ACT_FWD_GETS:
 			forward(m, rq, idx, MSG_FWD_GETS, x, o);
 			break;
@@ -229,7 +236,7 @@ static bool exec_actions(struct mem *m, const struct req *rq, const struct proto
 			count_hitm(m, rq, idx, x, o);
 			break;
 		case ACT_WRITEBACK:
-			dl->llc_valid |= 1ull << rq->socket;
+			dl->llc_valid |= 1u << rq->socket;
 			break;
 		case ACT_WRITE_DATA:
 			x->write = true;
@@ -239,7 +246,7 @@ static bool exec_actions(struct mem *m, const struct req *rq, const struct proto
 			return false;
 		case ACT_EVICT:
 			/* Non-inclusive LLC: a private copy that leaves goes into the socket's LLC. */
-			dl->llc_valid |= 1ull << rq->socket;
+			dl->llc_valid |= 1u << rq->socket;
 			core_invalidate(m, rq->core, idx);
 			break;
 		case ACT_COUNT_ST_HIT:

@@ -42,6 +42,7 @@ END_TEST
 
 START_TEST(dir_insert_fields)
 {
+	uint64_t tmp[C2C_MAX_CPUS / 64] = {0};
 	struct dir d;
 	uint32_t a, b;
 
@@ -59,7 +60,7 @@ START_TEST(dir_insert_fields)
 	ck_assert_uint_eq(d.line[a].busy_until, 0);
 	ck_assert_uint_eq(d.line[a].llc_valid, 0);
 	ck_assert_uint_eq(d.line[a].dirty, 0);
-	ck_assert_uint_eq(dir_sharers(&d, a)[0], 0);
+	ck_assert_uint_eq(dir_sharer_set(&d, a, tmp)[0], 0);
 	ck_assert_uint_eq(dir_find(&d, 0x1000), a);
 	ck_assert_uint_eq(dir_find(&d, 0x0), b);
 	ck_assert_uint_eq(dir_find(&d, 0x1040), DIR_NONE);
@@ -135,6 +136,7 @@ END_TEST
 
 START_TEST(dir_add_sharer_counts_once)
 {
+	uint64_t tmp[C2C_MAX_CPUS / 64] = {0};
 	struct dir d;
 	uint32_t idx;
 
@@ -154,15 +156,16 @@ START_TEST(dir_add_sharer_counts_once)
 	ck_assert(dir_has(&d, idx, 129));
 	ck_assert(!dir_has(&d, idx, 1));
 	ck_assert(!dir_has(&d, idx, 128));
-	ck_assert_uint_eq(dir_sharers(&d, idx)[0], 1ull | 1ull << 63);
-	ck_assert_uint_eq(dir_sharers(&d, idx)[1], 1ull);
-	ck_assert_uint_eq(dir_sharers(&d, idx)[2], 1ull << 1);
+	ck_assert_uint_eq(dir_sharer_set(&d, idx, tmp)[0], 1ull | 1ull << 63);
+	ck_assert_uint_eq(dir_sharer_set(&d, idx, tmp)[1], 1ull);
+	ck_assert_uint_eq(dir_sharer_set(&d, idx, tmp)[2], 1ull << 1);
 	dir_release(&d);
 }
 END_TEST
 
 START_TEST(dir_del_sharer_bookkeeping)
 {
+	uint64_t tmp[C2C_MAX_CPUS / 64] = {0};
 	struct dir d;
 	uint32_t a, b;
 
@@ -186,7 +189,7 @@ START_TEST(dir_del_sharer_bookkeeping)
 	ck_assert_uint_eq(d.line[b].nr_sharers, 1);
 	dir_del_sharer(&d, a, 3);
 	ck_assert_uint_eq(d.line[a].nr_sharers, 0);
-	ck_assert_uint_eq(dir_sharers(&d, a)[0] | dir_sharers(&d, a)[1], 0);
+	ck_assert_uint_eq(dir_sharer_set(&d, a, tmp)[0] | dir_sharer_set(&d, a, tmp)[1], 0);
 	ck_assert(dir_has(&d, b, 3));
 	dir_release(&d);
 }

@@ -349,10 +349,10 @@ START_TEST(machine_load_errors)
 		 "m.yaml:3:12: topology.sockets: 0 is out of range (expected an integer in [1, 1024])"},
 		{{"cores_per_socket: 4"}, {"cores_per_socket: 300"},
 		 "m.yaml:3:3: topology: 2 sockets x 300 cores x 2 SMT = 1200 CPUs is impossible here "
-		 "(expected at most 1024 CPUs and 64 sockets)"},
+		 "(expected at most 1024 CPUs and 32 sockets)"},
 		{{"sockets: 2", "cores_per_socket: 4"}, {"sockets: 128", "cores_per_socket: 1"},
 		 "m.yaml:3:3: topology: 128 sockets x 1 cores x 2 SMT = 256 CPUs is impossible here "
-		 "(expected at most 1024 CPUs and 64 sockets)"},
+		 "(expected at most 1024 CPUs and 32 sockets)"},
 		{{"numa_nodes: 2"}, {"numa_nodes: 3"},
 		 "m.yaml:6:15: topology.numa_nodes: 3 nodes cannot be spread over 2 sockets "
 		 "(expected a divisor of the socket count)"},
