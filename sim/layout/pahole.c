@@ -127,8 +127,8 @@ static bool header(struct parser *p, const char *line, const char *t)
 	const char *s = t, *brace;
 	g_autofree char *name = NULL;
 
-	if (tok_lit(&s, "struct ") && (name = tok_ident(&s)) && (brace = tok_skip_ws(s)) && tok_lit(&s, "{") &&
-	    tok_at_end(s)) {
+	if (tok_lit(&s, "struct ") && (name = tok_ident(&s)) && (brace = tok_skip_ws(s)) &&
+	    tok_lit(&s, "{") && tok_at_end(s)) {
 		p->l = layout_new(name);
 		p->l->source = g_strdup("pahole");
 		p->started = true;
@@ -244,8 +244,8 @@ static bool summary(struct parser *p, const char *line, const char *t)
 
 	p->summary_mark = mark_at(p, line, t);
 	if (tok_lit(&s, "/*") && tok_lit(&s, "size:") && tok_number(&s, &p->summary_size) &&
-	    tok_lit(&s, ",") && tok_lit(&s, "cachelines:") && tok_number(&s, &lines) && tok_lit(&s, ",") &&
-	    tok_lit(&s, "members:") && tok_number(&s, &p->summary_members) &&
+	    tok_lit(&s, ",") && tok_lit(&s, "cachelines:") && tok_number(&s, &lines) &&
+	    tok_lit(&s, ",") && tok_lit(&s, "members:") && tok_number(&s, &p->summary_members) &&
 	    (!tok_lit(&s, ",") || (tok_lit(&s, "static members:") && tok_number(&s, &stat))) &&
 	    tok_lit(&s, "*/") && tok_at_end(s)) {
 		p->have_summary = true;

@@ -263,7 +263,8 @@ static bool split_tail(const char *decl, size_t *len, struct lmember *m, struct 
 	if (colon == decl || !(tok_ident_char(colon[-1]) || colon[-1] == ']'))
 		return false; /* a bitfield needs a name: "TYPE :N" lines carry no offsets */
 	s = colon + 1;
-	if (!tok_number(&s, &bits) || !bits || bits > UINT16_MAX || (size_t)(tok_skip_ws(s) - decl) < *len)
+	if (!tok_number(&s, &bits) || !bits || bits > UINT16_MAX ||
+	    (size_t)(tok_skip_ws(s) - decl) < *len)
 		return false;
 	m->bits = (uint16_t)bits;
 	*len = (size_t)(colon - decl);
