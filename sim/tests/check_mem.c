@@ -331,7 +331,8 @@ static Suite *mem_suite(void)
 	Suite *s = suite_create("mem");
 	TCase *tc = tcase_create("mem_case");
 
-	tcase_add_loop_test(tc, mem_case, 0, (int)(G_N_ELEMENTS(cases) + mem_nr_coherence_cases));
+	tcase_add_loop_test(tc, mem_case, 0,
+			    (int)(G_N_ELEMENTS(cases) + mem_nr_coherence_cases));
 	suite_add_tcase(s, tc);
 	tc = tcase_create("mem_missing_row");
 	tcase_add_test(tc, mem_missing_row_fails);
