@@ -417,6 +417,21 @@ static bool waits_for_operands(uint8_t op)
 	       op != P_FOR_NEXT && op != P_CALL && op != P_RETURN;
 }
 
+/* scoreboard - with mlp > 1, before @in runs: when it must wait for its operands, the time
+ * they are there (> @now); else 0, after handing readiness on for what does not wait (a
+ * call hands it on once its frame is pushed). */
+static simtime_t scoreboard(struct ptask *t, const struct pinsn *in, struct frame *f,
+			    simtime_t now)
+{
+	simtime_t r = it_deps_ready(f, in->deps);
+
+	if (waits_for_operands(in->op) && r > now)
+		return r;
+	if (!waits_for_operands(in->op) && in->op != P_CALL)
+		pass_ready(t, in, f);
+	return 0;
+}
+
 /* One instruction that takes no time; false when it was not one of those. */
 static bool exec_free(struct ptask *t, const struct pinsn *in, struct frame *f,
 		      simtime_t now)
@@ -491,14 +506,8 @@ simtime_t interp_run(struct ptask *t, simtime_t now)
 		if (world_stopped(t->w))
 			return INTERP_STOPPED;
 		t->now = now;
-		if (mc->mlp > 1) {
-			simtime_t r = it_deps_ready(f, in->deps);
-
-			if (waits_for_operands(in->op) && r > now)
-				return r; /* re-run this instruction when its operands are there */
-			if (!waits_for_operands(in->op) && in->op != P_CALL)
-				pass_ready(t, in, f);
-		}
+		if (mc->mlp > 1 && (next = scoreboard(t, in, f, now)))
+			return next; /* re-run this instruction when its operands are there */
 		if (in->walk_mem) {
 			if ((next = it_walk(t, in, f, now)) > now)
 				return next;
