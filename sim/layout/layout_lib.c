@@ -98,6 +98,30 @@ static bool read_dims(struct lmember *m, const struct yt_node *n, const char *wh
 	return true;
 }
 
+/* read_bitfield - a member's `bits` (1 to 64; absent: not a bitfield) and `bit_offset`. */
+static bool read_bitfield(struct lmember *m, const struct yt_node *n, const char *what,
+			  struct c2c_err *err)
+{
+	struct yt_node *k;
+	uint64_t v = 0;
+
+	if (!read_u32(n, "bits", what, 64, &v, err))
+		return false;
+	if ((k = yt_get(n, "bits")) && !v) {
+		/* C's zero-width bitfield is unnamed and only aligns; here it would silently
+		 * become a plain member. */
+		err_set(err, k->mark, "%s: bits: 0 on member '%s' (expected 1 to 64 bits; a "
+			"zero-width bitfield has no name)", what, m->name ? m->name : "?");
+		return false;
+	}
+	m->bits = (uint16_t)v;
+	v = 0;
+	if (!read_u32(n, "bit_offset", what, 63, &v, err))
+		return false;
+	m->bit_offset = (uint16_t)v;
+	return true;
+}
+
 static bool read_members(struct lmember **arr, uint32_t *nr, const struct yt_node *seq,
 			 const char *what, struct c2c_err *err);
 
@@ -138,21 +162,8 @@ static bool read_member(struct lmember *m, const struct yt_node *n, const char *
 			"(expected 1, 2, 4, 8, ...)", what, m->align);
 		return false;
 	}
-	v = 0;
-	if (!read_u32(n, "bits", what, 64, &v, err))
+	if (!read_bitfield(m, n, what, err))
 		return false;
-	if ((k = yt_get(n, "bits")) && !v) {
-		/* C's zero-width bitfield is unnamed and only aligns; here it would silently
-		 * become a plain member. */
-		err_set(err, k->mark, "%s: bits: 0 on member '%s' (expected 1 to 64 bits; a "
-			"zero-width bitfield has no name)", what, m->name ? m->name : "?");
-		return false;
-	}
-	m->bits = (uint16_t)v;
-	v = 0;
-	if (!read_u32(n, "bit_offset", what, 63, &v, err))
-		return false;
-	m->bit_offset = (uint16_t)v;
 	if ((k = yt_get(n, "dims")) && !read_dims(m, k, what, err))
 		return false;
 	if ((k = yt_get(n, "members"))) {

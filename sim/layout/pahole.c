@@ -1,7 +1,8 @@
-/* pahole.c - the pahole output importer; see the design comment in pahole.h. */
-#include "layout/pahole.h"
+/* pahole.c - the pahole output importer: the line grammar (header, members, inline braces,
+ * comments, the size summary) and the whole-text checks; the tokens and declarations of a
+ * line are pahole_decl.c's.  See the design comment in pahole.h. */
+#include "layout/pahole_int.h"
 
-#include <glib.h>
 #include <inttypes.h>
 #include <string.h>
 
@@ -39,174 +40,6 @@ struct parser {
 	uint32_t max_align;    /* largest explicit __aligned__ seen, for the struct's align */
 };
 
-/* Attributes after a member or a closing brace. */
-struct attrs {
-	uint32_t align;
-	bool packed;
-};
-
-/* ---- small lexing helpers ------------------------------------------------------------- */
-
-static const char *skip_ws(const char *s)
-{
-	while (*s == ' ' || *s == '\t')
-		s++;
-	return s;
-}
-
-static bool is_ident_start(char c)
-{
-	return g_ascii_isalpha(c) || c == '_';
-}
-
-static bool is_ident_char(char c)
-{
-	return g_ascii_isalnum(c) || c == '_';
-}
-
-/* lit - skip blanks, then consume @word if it is next. */
-static bool lit(const char **sp, const char *word)
-{
-	const char *s = skip_ws(*sp);
-	size_t n = strlen(word);
-
-	if (strncmp(s, word, n))
-		return false;
-	*sp = s + n;
-	return true;
-}
-
-/* number - skip blanks, then a decimal number (pahole's default output; no sign, no hex). */
-static bool number(const char **sp, uint64_t *out)
-{
-	const char *s = skip_ws(*sp);
-	uint64_t v = 0;
-
-	if (!g_ascii_isdigit(*s))
-		return false;
-	for (; g_ascii_isdigit(*s); s++) {
-		if (v > (UINT64_MAX - 9) / 10)
-			return false;
-		v = v * 10 + (uint64_t)(*s - '0');
-	}
-	*out = v;
-	*sp = s;
-	return true;
-}
-
-/* ident - skip blanks, then a C identifier, returned as a new string. */
-static char *ident(const char **sp)
-{
-	const char *s = skip_ws(*sp), *start = s;
-
-	if (!is_ident_start(*s))
-		return NULL;
-	while (is_ident_char(*s))
-		s++;
-	*sp = s;
-	return g_strndup(start, (gsize)(s - start));
-}
-
-static bool at_end(const char *s)
-{
-	return !*skip_ws(s);
-}
-
-/* squash - @s[0..len) trimmed, each run of blanks made one space (pahole pads columns). */
-static char *squash(const char *s, size_t len)
-{
-	GString *out = g_string_sized_new(len);
-
-	for (size_t i = 0; i < len; i++) {
-		bool blank = s[i] == ' ' || s[i] == '\t';
-
-		if (!blank)
-			g_string_append_c(out, s[i]);
-		else if (out->len && out->str[out->len - 1] != ' ')
-			g_string_append_c(out, ' ');
-	}
-	if (out->len && out->str[out->len - 1] == ' ')
-		g_string_truncate(out, out->len - 1);
-	return g_string_free(out, FALSE);
-}
-
-/* attr - one __attribute__((__aligned__(N))) (N a power of two) or ((__packed__)). */
-static bool attr(const char **sp, struct attrs *a)
-{
-	const char *s = *sp;
-	uint64_t n;
-
-	if (!lit(&s, "__attribute__(("))
-		return false;
-	if (lit(&s, "__packed__))")) {
-		a->packed = true;
-	} else if (lit(&s, "__aligned__(") && number(&s, &n) && lit(&s, ")))") &&
-		   n && n <= UINT32_MAX && !(n & (n - 1))) {
-		if (n > a->align)
-			a->align = (uint32_t)n;
-	} else {
-		return false;
-	}
-	*sp = s;
-	return true;
-}
-
-static void attrs_all(const char **sp, struct attrs *a)
-{
-	while (attr(sp, a))
-		;
-}
-
-/* dims - zero or more [N] or [] (a flexible array: 0) into @m; false when malformed. */
-static bool dims(const char **sp, struct lmember *m)
-{
-	const char *s = *sp;
-	uint64_t n;
-
-	while (lit(&s, "[")) {
-		if (lit(&s, "]")) {
-			n = 0;
-		} else if (!number(&s, &n) || n > UINT32_MAX || !lit(&s, "]")) {
-			return false;
-		}
-		if (m->nr_dims == LAYOUT_MAX_DIMS)
-			return false;
-		m->dims[m->nr_dims++] = (uint32_t)n;
-	}
-	*sp = s;
-	return true;
-}
-
-/*
- * offset_comment - pahole's trailing comment at @s: "/ * OFF SIZE * /" or, for a bitfield,
- * "/ * OFF:BIT SIZE * /", with any blanks between; nothing may follow.  @bit is -1 when
- * absent.
- */
-static bool offset_comment(const char *s, uint64_t *off, int64_t *bit, uint64_t *size)
-{
-	uint64_t b;
-
-	*bit = -1;
-	if (!lit(&s, "/*") || !number(&s, off))
-		return false;
-	if (lit(&s, ":")) {
-		if (!number(&s, &b) || b > UINT16_MAX)
-			return false;
-		*bit = (int64_t)b;
-	}
-	return number(&s, size) && lit(&s, "*/") && at_end(s);
-}
-
-/* trailing_comment - where the last comment of @t starts, or NULL when @t has none. */
-static const char *trailing_comment(const char *t)
-{
-	const char *c = NULL, *p;
-
-	for (p = strstr(t, "/*"); p; p = strstr(p + 2, "/*"))
-		c = p;
-	return c;
-}
-
 /* ---- errors and marks ----------------------------------------------------------------- */
 
 static struct c2c_mark mark_at(const struct parser *p, const char *line, const char *at)
@@ -236,163 +69,30 @@ static struct frame *top(struct parser *p)
 	return &p->stack[p->depth - 1];
 }
 
-/* struct_tag - X when @type is exactly "struct X" (the layout that would describe it). */
-static char *struct_tag(const char *type)
-{
-	const char *s = type;
-	char *name;
-
-	if (strncmp(s, "struct ", 7))
-		return NULL;
-	s += 7;
-	name = ident(&s);
-	if (name && *s) {
-		g_free(name);
-		return NULL;
-	}
-	return name;
-}
-
-/*
- * funcptr - split "RET (*NAME[D])(ARGS)" into name, dims and type "RET (*)(ARGS)".  @decl
- * holds the declaration without ';', attributes or bits; @star points at its "(*".
- */
-static bool funcptr(const char *decl, const char *star, struct lmember *m)
-{
-	const char *s = star + 2, *rest;
-	g_autofree char *type = NULL;
-
-	m->name = ident(&s);
-	if (!m->name || !dims(&s, m))
-		return false;
-	rest = skip_ws(s);
-	if (*rest != ')' || !strchr(rest, '('))
-		return false;
-	type = g_strdup_printf("%.*s(*%s", (int)(star - decl), decl, rest);
-	m->type = squash(type, strlen(type));
-	return true;
-}
-
-/* plain_decl - split "TYPE NAME[D1][D2]" into type, name and dims. */
-static bool plain_decl(const char *decl, size_t len, struct lmember *m)
-{
-	const char *end = decl + len, *name_end, *name_start, *s;
-
-	while (end > decl && (end[-1] == ' ' || end[-1] == '\t'))
-		end--;
-	/* Step back over the dimensions, then over the name. */
-	name_end = end;
-	while (name_end > decl && name_end[-1] == ']') {
-		while (name_end > decl && name_end[-1] != '[')
-			name_end--;
-		if (name_end == decl)
-			return false;
-		name_end--;
-		while (name_end > decl && (name_end[-1] == ' ' || name_end[-1] == '\t'))
-			name_end--;
-	}
-	name_start = name_end;
-	while (name_start > decl && is_ident_char(name_start[-1]))
-		name_start--;
-	if (name_start == name_end || !is_ident_start(*name_start))
-		return false;
-	s = name_end;
-	if (!dims(&s, m) || s != end)
-		return false;
-	m->name = g_strndup(name_start, (gsize)(name_end - name_start));
-	m->type = squash(decl, (size_t)(name_start - decl));
-	return m->type[0] != '\0';
-}
-
-/*
- * split_tail - take the member attributes and a bitfield width off the end of @decl
- * (they follow the name in pahole's output) and return the length of what is left.
- */
-static bool split_tail(const char *decl, size_t *len, struct lmember *m, struct attrs *a)
-{
-	const char *at = strstr(decl, "__attribute__(("), *s, *colon;
-	uint64_t bits;
-
-	*len = strlen(decl);
-	if (at) {
-		s = at;
-		attrs_all(&s, a);
-		if (!at_end(s) || a->packed)
-			return false;
-		*len = (size_t)(at - decl);
-	}
-	colon = memchr(decl, ':', *len);
-	if (!colon)
-		return true;
-	if (colon == decl || !(is_ident_char(colon[-1]) || colon[-1] == ']'))
-		return false; /* a bitfield needs a name: "TYPE :N" lines carry no offsets */
-	s = colon + 1;
-	if (!number(&s, &bits) || !bits || bits > UINT16_MAX || (size_t)(skip_ws(s) - decl) < *len)
-		return false;
-	m->bits = (uint16_t)bits;
-	*len = (size_t)(colon - decl);
-	return true;
-}
-
-/* parse_decl - fill @m from "TYPE NAME[D]:BITS ATTRS" (the text before ';'). */
-static bool parse_decl(char *decl, struct lmember *m, struct attrs *a)
-{
-	size_t len;
-	char *star;
-
-	if (!split_tail(decl, &len, m, a))
-		return false;
-	decl[len] = '\0';
-	star = strstr(decl, "(*");
-	if (star)
-		return funcptr(decl, star, m);
-	return plain_decl(decl, len, m);
-}
-
-/* hole_line - pahole's comment-less "TYPE :N;" lines (bit holes, forced padding). */
-static bool hole_line(const char *t)
-{
-	const char *colon = strrchr(t, ':'), *s;
-	uint64_t n;
-
-	if (!colon || colon == t || (colon[-1] != ' ' && colon[-1] != '\t'))
-		return false;
-	s = colon + 1;
-	return number(&s, &n) && lit(&s, ";") && at_end(s);
-}
-
 static void note_align(struct parser *p, uint32_t align)
 {
 	if (align > p->max_align)
 		p->max_align = align;
 }
 
-/* finish_field - what follows from the type: padding markers and embedded layouts. */
-static void finish_field(struct lmember *m)
-{
-	if (!strcmp(m->type, "struct cacheline_padding"))
-		m->kind = LM_PAD;
-	else
-		m->layout = struct_tag(m->type);
-}
 
 /* member_line - a field line "DECL; {OFF SIZE}" at @t. */
 static bool member_line(struct parser *p, const char *line, const char *t)
 {
-	const char *c = trailing_comment(t), *semi;
+	const char *c = tok_trailing_comment(t), *semi;
 	struct lmember tmp = { 0 }, *m;
 	struct attrs a = { 0 };
 	g_autofree char *decl = NULL;
 	int64_t bit;
 
 	if (!c)
-		return hole_line(t) || fail_member(p, line, t);
+		return decl_hole_line(t) || fail_member(p, line, t);
 	semi = c;
 	while (semi > t && (semi[-1] == ' ' || semi[-1] == '\t'))
 		semi--;
 	decl = g_strndup(t, (gsize)(semi > t ? semi - 1 - t : 0));
-	if (semi == t || semi[-1] != ';' || !offset_comment(c, &tmp.offset, &bit, &tmp.size) ||
-	    !parse_decl(decl, &tmp, &a) || (bit >= 0) != (tmp.bits != 0)) {
+	if (semi == t || semi[-1] != ';' || !tok_offset_comment(c, &tmp.offset, &bit, &tmp.size) ||
+	    !decl_parse(decl, &tmp, &a) || (bit >= 0) != (tmp.bits != 0)) {
 		lmember_release(&tmp);
 		return fail_member(p, line, t);
 	}
@@ -401,7 +101,7 @@ static bool member_line(struct parser *p, const char *line, const char *t)
 	tmp.has_offset = true;
 	tmp.mark = mark_at(p, line, t);
 	note_align(p, a.align);
-	finish_field(&tmp);
+	decl_finish_field(&tmp);
 	m = lmember_append(top(p)->arr, top(p)->nr);
 	*m = tmp;
 	return true;
@@ -427,8 +127,8 @@ static bool header(struct parser *p, const char *line, const char *t)
 	const char *s = t, *brace;
 	g_autofree char *name = NULL;
 
-	if (lit(&s, "struct ") && (name = ident(&s)) && (brace = skip_ws(s)) && lit(&s, "{") &&
-	    at_end(s)) {
+	if (tok_lit(&s, "struct ") && (name = tok_ident(&s)) && (brace = tok_skip_ws(s)) &&
+	    tok_lit(&s, "{") && tok_at_end(s)) {
 		p->l = layout_new(name);
 		p->l->source = g_strdup("pahole");
 		p->started = true;
@@ -443,16 +143,16 @@ static bool header(struct parser *p, const char *line, const char *t)
 static bool open_inline(struct parser *p, const char *line, const char *t)
 {
 	const char *s = t;
-	bool is_union = lit(&s, "union");
+	bool is_union = tok_lit(&s, "union");
 	g_autofree char *tag = NULL;
 	struct lmember *agg;
 
-	if (!is_union && !lit(&s, "struct"))
+	if (!is_union && !tok_lit(&s, "struct"))
 		return fail_member(p, line, t);
-	if (is_ident_char(*s))
+	if (tok_ident_char(*s))
 		return fail_member(p, line, t); /* "structure {" */
-	tag = ident(&s);
-	if (!lit(&s, "{") || !at_end(s))
+	tag = tok_ident(&s);
+	if (!tok_lit(&s, "{") || !tok_at_end(s))
 		return fail_member(p, line, t);
 	agg = lmember_append(top(p)->arr, top(p)->nr);
 	agg->kind = is_union ? LM_UNION : LM_STRUCT;
@@ -484,14 +184,14 @@ static bool close_inline(struct parser *p, const char *line, const char *t)
 	int64_t bit;
 	int stars = 0;
 
-	attrs_all(&s, &a);
-	while (lit(&s, "*"))
+	tok_attrs(&s, &a);
+	while (tok_lit(&s, "*"))
 		stars++;
-	agg->name = ident(&s);
-	if ((stars && !agg->name) || stars > 8 || !dims(&s, agg))
+	agg->name = tok_ident(&s);
+	if ((stars && !agg->name) || stars > 8 || !tok_dims(&s, agg))
 		goto bad;
-	attrs_all(&s, &a);
-	if (!lit(&s, ";") || !offset_comment(s, &agg->offset, &bit, &agg->size) || bit >= 0)
+	tok_attrs(&s, &a);
+	if (!tok_lit(&s, ";") || !tok_offset_comment(s, &agg->offset, &bit, &agg->size) || bit >= 0)
 		goto bad;
 	agg->align = a.align ? a.align : a.packed ? 1 : 0;
 	note_align(p, a.align);
@@ -511,8 +211,8 @@ static bool close_struct(struct parser *p, const char *line, const char *t)
 	const char *s = t + 1;
 	struct attrs a = { 0 };
 
-	attrs_all(&s, &a);
-	if (!lit(&s, ";") || !at_end(s)) {
+	tok_attrs(&s, &a);
+	if (!tok_lit(&s, ";") || !tok_at_end(s)) {
 		err_set(p->err, mark_at(p, line, t), "pahole: cannot parse end of struct %s "
 			"(expected '};' or '} __attribute__((__aligned__(N)));')", p->l->name);
 		return false;
@@ -543,11 +243,11 @@ static bool summary(struct parser *p, const char *line, const char *t)
 	uint64_t lines, stat;
 
 	p->summary_mark = mark_at(p, line, t);
-	if (lit(&s, "/*") && lit(&s, "size:") && number(&s, &p->summary_size) &&
-	    lit(&s, ",") && lit(&s, "cachelines:") && number(&s, &lines) && lit(&s, ",") &&
-	    lit(&s, "members:") && number(&s, &p->summary_members) &&
-	    (!lit(&s, ",") || (lit(&s, "static members:") && number(&s, &stat))) &&
-	    lit(&s, "*/") && at_end(s)) {
+	if (tok_lit(&s, "/*") && tok_lit(&s, "size:") && tok_number(&s, &p->summary_size) &&
+	    tok_lit(&s, ",") && tok_lit(&s, "cachelines:") && tok_number(&s, &lines) &&
+	    tok_lit(&s, ",") && tok_lit(&s, "members:") && tok_number(&s, &p->summary_members) &&
+	    (!tok_lit(&s, ",") || (tok_lit(&s, "static members:") && tok_number(&s, &stat))) &&
+	    tok_lit(&s, "*/") && tok_at_end(s)) {
 		p->have_summary = true;
 		return true;
 	}
@@ -566,7 +266,7 @@ static bool comment_line(struct parser *p, const char *line, const char *t)
 		p->comment_open = mark_at(p, line, t);
 		return true;
 	}
-	if (p->depth == 1 && lit(&s, "size:"))
+	if (p->depth == 1 && tok_lit(&s, "size:"))
 		return summary(p, line, t);
 	return true;
 }
@@ -584,7 +284,7 @@ static bool after_end(struct parser *p, const char *line, const char *t)
 
 static bool process_line(struct parser *p, const char *line)
 {
-	const char *t = skip_ws(line);
+	const char *t = tok_skip_ws(line);
 	size_t len = strlen(t);
 
 	if (p->in_comment) {

@@ -1,5 +1,5 @@
 /* interp.c - execute compiled paths; see interp.h for the design (locks in interp_lock.c,
- * addresses and model errors in interp_addr.c). */
+ * addresses and model errors in interp_addr.c, set-up and release in interp_world.c). */
 #include "path/interp.h"
 
 #include <glib.h>
@@ -94,7 +94,7 @@ void it_park(struct ptask *t, uint64_t addr)
 }
 
 /* mem's on_write hook: wake, in parking order, every thread spinning on @line. */
-static void on_write(void *data, uint32_t line, simtime_t when)
+void it_on_write(void *data, uint32_t line, simtime_t when)
 {
 	struct world *w = data;
 	uint32_t keep = 0;
@@ -110,101 +110,6 @@ static void on_write(void *data, uint32_t line, simtime_t when)
 		w->wake(w->wake_data, t->owner, when);
 	}
 	w->nr_parked = keep;
-}
-
-/* ------------------------------------------------------------------ set-up */
-
-const char *const lock_kind_names[LOCK_KIND_COUNT + 1] = {"ticket", "queued", NULL};
-
-void world_init(struct world *w, const struct program *prog, struct mem *mem,
-		const struct machine *mc, const struct entities *ents, enum lock_kind lk,
-		uint64_t qnode_base, uint64_t work_base)
-{
-	memset(w, 0, sizeof(*w));
-	w->prog = prog;
-	w->mem = mem;
-	w->mc = mc;
-	w->ents = ents;
-	w->lock_kind = lk;
-	w->qnode_base = qnode_base;
-	w->work_base = work_base;
-	w->pstats = g_new0(struct pathstat, prog->nr_paths ? prog->nr_paths : 1);
-	w->cstats = g_new0(struct counterstat, prog->nr_counters ? prog->nr_counters : 1);
-	w->list_items = g_new0(int64_t *, (size_t)prog->nr_lists * mc->nr_cpus + 1);
-	w->list_len = g_new0(uint32_t, (size_t)prog->nr_lists * mc->nr_cpus + 1);
-	w->list_cap = g_new0(uint32_t, (size_t)prog->nr_lists * mc->nr_cpus + 1);
-	w->work_cursor = g_new0(uint64_t, mc->nr_cpus);
-	mem->on_write = on_write;
-	mem->on_write_data = w;
-	/* Memory as the kernel leaves it when it creates the entities, before any access. */
-	for (uint32_t i = 0; i < ents->nr_init; i++)
-		mem_poke(mem, ents->init[i].addr, ents->init[i].size, ents->init[i].value);
-}
-
-static void samples_release(struct samples *s)
-{
-	g_free(s->v);
-}
-
-void entities_free(struct entities *e)
-{
-	for (uint32_t i = 0; i < e->nr; i++)
-		g_free(e->name[i]);
-	g_free(e->name);
-	g_free(e->kind);
-	g_free(e->parent);
-	g_free(e->first_child);
-	g_free(e->next_sibling);
-	g_free(e->base_at);
-	g_free(e->base);
-	g_free(e->global_base);
-	g_free(e->init);
-	if (e->by_addr)
-		g_hash_table_destroy(e->by_addr);
-	memset(e, 0, sizeof(*e));
-}
-
-void world_release(struct world *w)
-{
-	for (uint32_t i = 0; i < w->nr_locks; i++) {
-		samples_release(&w->locks[i].wait);
-		samples_release(&w->locks[i].hold);
-	}
-	g_free(w->locks);
-	g_free(w->lock_slot);
-	for (uint32_t i = 0; w->prog && i < w->prog->nr_paths; i++)
-		samples_release(&w->pstats[i].lat);
-	g_free(w->pstats);
-	g_free(w->cstats);
-	for (size_t i = 0; w->prog && i < (size_t)w->prog->nr_lists * w->mc->nr_cpus; i++)
-		g_free(w->list_items[i]);
-	g_free(w->list_items);
-	g_free(w->list_len);
-	g_free(w->list_cap);
-	g_free(w->parked);
-	g_free(w->work_cursor);
-}
-
-void pthread_init(struct ptask *t, struct world *w, void *owner, int cpu)
-{
-	memset(t, 0, sizeof(*t));
-	t->w = w;
-	t->owner = owner;
-	t->cpu = cpu;
-	t->park_line = DIR_NONE;
-	t->builtins[EB_NR_CPUS] = w->mc->nr_cpus;
-	t->builtins[EB_NR_NODES] = w->mc->numa_nodes;
-	t->builtins[EB_CPU] = cpu;
-	t->builtins[EB_NODE] = machine_socket_node(w->mc, machine_cpu_socket(w->mc, cpu));
-	t->truth_at_load = g_new0(int64_t, w->prog->nr_counters ? w->prog->nr_counters : 1);
-}
-
-void pthread_release(struct ptask *t)
-{
-	g_free(t->line_stamp);
-	g_free(t->truth_at_load);
-	t->line_stamp = NULL;
-	t->truth_at_load = NULL;
 }
 
 /* ------------------------------------------------------------------ execution */
@@ -512,6 +417,21 @@ static bool waits_for_operands(uint8_t op)
 	       op != P_FOR_NEXT && op != P_CALL && op != P_RETURN;
 }
 
+/* scoreboard - with mlp > 1, before @in runs: when it must wait for its operands, the time
+ * they are there (> @now); else 0, after handing readiness on for what does not wait (a
+ * call hands it on once its frame is pushed). */
+static simtime_t scoreboard(struct ptask *t, const struct pinsn *in, struct frame *f,
+			    simtime_t now)
+{
+	simtime_t r = it_deps_ready(f, in->deps);
+
+	if (waits_for_operands(in->op) && r > now)
+		return r;
+	if (!waits_for_operands(in->op) && in->op != P_CALL)
+		pass_ready(t, in, f);
+	return 0;
+}
+
 /* One instruction that takes no time; false when it was not one of those. */
 static bool exec_free(struct ptask *t, const struct pinsn *in, struct frame *f,
 		      simtime_t now)
@@ -586,14 +506,8 @@ simtime_t interp_run(struct ptask *t, simtime_t now)
 		if (world_stopped(t->w))
 			return INTERP_STOPPED;
 		t->now = now;
-		if (mc->mlp > 1) {
-			simtime_t r = it_deps_ready(f, in->deps);
-
-			if (waits_for_operands(in->op) && r > now)
-				return r; /* re-run this instruction when its operands are there */
-			if (!waits_for_operands(in->op) && in->op != P_CALL)
-				pass_ready(t, in, f);
-		}
+		if (mc->mlp > 1 && (next = scoreboard(t, in, f, now)))
+			return next; /* re-run this instruction when its operands are there */
 		if (in->walk_mem) {
 			if ((next = it_walk(t, in, f, now)) > now)
 				return next;

@@ -1,4 +1,4 @@
-/* interp_int.h - shared by interp.c, interp_addr.c and interp_lock.c only. */
+/* interp_int.h - shared by the interpreter's files (interp*.c) only. */
 #ifndef C2C_INTERP_INT_H
 #define C2C_INTERP_INT_H
 
@@ -46,6 +46,10 @@ simtime_t it_walk(struct ptask *t, const struct pinsn *in, struct frame *f, simt
 
 /* Park the thread until @addr's line is written. */
 void it_park(struct ptask *t, uint64_t addr);
+
+/* it_on_write - mem's on_write hook (world_init sets it, @data the world): wake, in parking
+ * order, every thread spinning on @line. */
+void it_on_write(void *data, uint32_t line, simtime_t when);
 
 /* it_lock - run the lock instruction @in (P_LOCK, P_UNLOCK, P_TRYLOCK).  Return: the time to
  * continue (the instruction is finished when t->lock_phase is back to 0), or INTERP_PARKED. */

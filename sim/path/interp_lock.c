@@ -173,6 +173,48 @@ static simtime_t park_on(struct ptask *t, uint64_t addr, simtime_t ready_at, uin
 	return INTERP_PARKED;
 }
 
+/* Phase 6 of queued_lock, the queue head takes the lock: alone in the queue -> cmpxchg the
+ * tail away, else set_locked and go on to phase 7. */
+static simtime_t queued_take(struct ptask *t, const struct pinsn *in, uint64_t addr,
+			     struct lockstat *ls, simtime_t now)
+{
+	struct mem *m = t->w->mem;
+	uint64_t v = mem_peek(m, addr, 4);
+	simtime_t next;
+
+	if ((v >> 16) == (uint64_t)t->cpu + 1) {
+		mem_poke(m, addr, 4, 1);
+		next = it_access(t, addr, 4, MEM_LOCKED_RMW, in->site, now);
+		acquired(ls, t, next, true);
+		return next;
+	}
+	mem_poke(m, addr, 4, v | 1);
+	next = it_access(t, addr, 1, MEM_STORE, in->site, now);
+	t->lock_phase = 7;
+	return next;
+}
+
+/* Phase 7 of queued_lock, hand the queue head over: wait for the successor to link, then
+ * tell it. */
+static simtime_t queued_handover(struct ptask *t, const struct pinsn *in, struct lockstat *ls,
+				 simtime_t now)
+{
+	struct world *w = t->w;
+	struct mem *m = w->mem;
+	uint64_t me = qnode(w, t->cpu), v;
+	simtime_t next;
+
+	next = it_access(t, me, 4, MEM_LOAD, in->site, ready(t, now));
+	v = mem_peek(m, me, 4);
+	if (!v)
+		return park_on(t, me, next, 7);
+	mem_poke(m, qnode(w, (int)v - 1) + 4, 4, 1);
+	/* lockstat's lock_acquired() runs when the slow path returns, after the hand-over. */
+	next = it_access(t, qnode(w, (int)v - 1) + 4, 4, MEM_STORE, in->site, next);
+	acquired(ls, t, next, true);
+	return next;
+}
+
 static simtime_t queued_lock(struct ptask *t, const struct pinsn *in, uint64_t addr,
 			     struct lockstat *ls, simtime_t now)
 {
@@ -220,28 +262,10 @@ static simtime_t queued_lock(struct ptask *t, const struct pinsn *in, uint64_t a
 			return park_on(t, addr, next, 5);
 		t->lock_phase = 6;
 		return next;
-	case 6: /* take it: alone in the queue -> cmpxchg tail away, else set_locked */
-		v = mem_peek(m, addr, 4);
-		if ((v >> 16) == (uint64_t)t->cpu + 1) {
-			mem_poke(m, addr, 4, 1);
-			next = it_access(t, addr, 4, MEM_LOCKED_RMW, in->site, now);
-			acquired(ls, t, next, true);
-			return next;
-		}
-		mem_poke(m, addr, 4, v | 1);
-		next = it_access(t, addr, 1, MEM_STORE, in->site, now);
-		t->lock_phase = 7;
-		return next;
-	default: /* hand the queue head over: wait for the successor to link, then tell it */
-		next = it_access(t, me, 4, MEM_LOAD, in->site, ready(t, now));
-		v = mem_peek(m, me, 4);
-		if (!v)
-			return park_on(t, me, next, 7);
-		mem_poke(m, qnode(w, (int)v - 1) + 4, 4, 1);
-		/* lockstat's lock_acquired() runs when the slow path returns, after the hand-over. */
-		next = it_access(t, qnode(w, (int)v - 1) + 4, 4, MEM_STORE, in->site, next);
-		acquired(ls, t, next, true);
-		return next;
+	case 6:
+		return queued_take(t, in, addr, ls, now);
+	default:
+		return queued_handover(t, in, ls, now);
 	}
 }
 

@@ -55,18 +55,13 @@ static char *take_at(const char **p)
 }
 
 /*
- * The member path with variable indexes: constant indexes are resolved by layout_find; each
- * variable one becomes a stride found by probing index 0 and 1.
+ * zero_path - @mpath with each variable index made [0], into @zero: the text of each such
+ * index goes to @vars (g_free'd by the array) and its position in @zero to @pos; constant
+ * indexes are written as their value.  Return: false with pc->err set on a bad index.
  */
-static bool member_path(struct pcomp *pc, const struct layout *l, const char *mpath,
-			struct c2c_mark at, struct member_ref *a, uint32_t *msize)
+static bool zero_path(struct pcomp *pc, const char *mpath, struct c2c_mark at, GString *zero,
+		      GPtrArray *vars, GArray *pos)
 {
-	GString *zero = g_string_new(NULL);
-	GPtrArray *vars = g_ptr_array_new_with_free_func(g_free);
-	GArray *pos = g_array_new(FALSE, FALSE, sizeof(gsize));
-	struct lref r0, r1;
-	bool ok = true;
-
 	for (const char *p = mpath; *p; ) {
 		if (*p != '[') {
 			g_string_append_c(zero, *p++);
@@ -79,8 +74,7 @@ static bool member_path(struct pcomp *pc, const struct layout *l, const char *mp
 
 			if (!x) {
 				g_free(e);
-				ok = false;
-				break;
+				return false;
 			}
 			if (expr_const(x, &v)) {
 				g_string_append_printf(zero, "[%" G_GINT64_FORMAT "]", v);
@@ -95,7 +89,23 @@ static bool member_path(struct pcomp *pc, const struct layout *l, const char *mp
 			g_ptr_array_add(vars, e);
 		}
 	}
-	ok = ok && layout_find(pc->lib, l, zero->str, &r0, at, pc->err);
+	return true;
+}
+
+/*
+ * The member path with variable indexes: constant indexes are resolved by layout_find; each
+ * variable one becomes a stride found by probing index 0 and 1.
+ */
+static bool member_path(struct pcomp *pc, const struct layout *l, const char *mpath,
+			struct c2c_mark at, struct member_ref *a, uint32_t *msize)
+{
+	GString *zero = g_string_new(NULL);
+	GPtrArray *vars = g_ptr_array_new_with_free_func(g_free);
+	GArray *pos = g_array_new(FALSE, FALSE, sizeof(gsize));
+	struct lref r0, r1;
+	bool ok = zero_path(pc, mpath, at, zero, vars, pos) &&
+		  layout_find(pc->lib, l, zero->str, &r0, at, pc->err);
+
 	for (guint i = 0; ok && i < vars->len; i++) {
 		g_autoptr(GString) one = g_string_new(zero->str);
 		gsize at_pos = g_array_index(pos, gsize, i);

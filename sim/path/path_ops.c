@@ -249,13 +249,35 @@ static uint8_t walk_links(const struct pcomp *pc, uint8_t it, int16_t kind)
 		     (it == IT_CHILDREN && k->link[KLINK_CHILDREN].set));
 }
 
+/* loop_body - the `do` of the loop whose P_FOR_NEXT is at @top, with break and continue
+ * bound to it, then the jump back to @top and every exit patched to the code after it.
+ * Return: false with pc->err set. */
+static bool loop_body(struct pcomp *pc, const struct yt_node *map, uint32_t top)
+{
+	struct pcloop *lp = &pc->loops[pc->nr_loops++];
+
+	lp->breaks = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+	lp->cont = top;
+	if (!pc_body(pc, yt_get(map, "do"))) {
+		g_array_free(pc->loops[--pc->nr_loops].breaks, TRUE);
+		return false;
+	}
+	pc_emit(pc, P_JUMP, map->mark)->target = top;
+	lp = &pc->loops[--pc->nr_loops];
+	g_array_index(pc->code, struct pinsn, top).target = pc_here(pc);
+	for (guint i = 0; i < lp->breaks->len; i++)
+		g_array_index(pc->code, struct pinsn, g_array_index(lp->breaks, uint32_t, i)).target =
+			pc_here(pc);
+	g_array_free(lp->breaks, TRUE);
+	return true;
+}
+
 static bool op_for(struct pcomp *pc, const struct yt_node *map)
 {
 	static const char *const keys[] = {"for", "do", NULL};
 	static const char *const fkeys[] = {"var", "in", NULL};
 	const struct yt_node *f = yt_get(map, "for"), *k;
 	struct pinsn init = {.op = P_FOR_INIT, .dst = -1, .mark = map->mark};
-	struct pcloop *lp;
 	uint32_t top;
 	int16_t kind;
 	int cursor, var;
@@ -294,21 +316,7 @@ static bool op_for(struct pcomp *pc, const struct yt_node *map)
 		if (next->walk_mem)  /* loads the parent pointer or sibling.next */
 			next->site = pc_site(pc, "walk", yt_get(f, "in")->str);
 	}
-	lp = &pc->loops[pc->nr_loops++];
-	lp->breaks = g_array_new(FALSE, FALSE, sizeof(uint32_t));
-	lp->cont = top;
-	if (!pc_body(pc, yt_get(map, "do"))) {
-		g_array_free(pc->loops[--pc->nr_loops].breaks, TRUE);
-		return false;
-	}
-	pc_emit(pc, P_JUMP, map->mark)->target = top;
-	lp = &pc->loops[--pc->nr_loops];
-	g_array_index(pc->code, struct pinsn, top).target = pc_here(pc);
-	for (guint i = 0; i < lp->breaks->len; i++)
-		g_array_index(pc->code, struct pinsn, g_array_index(lp->breaks, uint32_t, i)).target =
-			pc_here(pc);
-	g_array_free(lp->breaks, TRUE);
-	return true;
+	return loop_body(pc, map, top);
 fail:	/* the bounds parse_iter() compiled are not in the code yet */
 	pinsn_release(&init);
 	return false;

@@ -99,9 +99,11 @@ void report_totals(const struct mem *m, uint64_t tot[LS_COUNT]);
  */
 bool report_line_shared(const struct mem *m, uint32_t idx);
 
-/* ---- shared by report.c and report_paths.c only --------------------------------------- */
+/* ---- shared by report.c, report_paths.c and report_table.c only ----------------------- */
 
 #define REPORT_CELL 32 /* a formatted number or percentage, with room to spare */
+/* the rule under a table's titles and the dashes of its group line */
+#define REPORT_DASHES "----------------------------------------------------------------------"
 
 /* One column of a fixed-width table. */
 struct report_col {

@@ -470,6 +470,17 @@ static struct thread *threads_start(struct sim *sim, struct run_result *r, uint3
 	return th;
 }
 
+/* threads_free - the @nr threads of threads_start() and what each holds. */
+static void threads_free(struct sim *sim, struct thread *th, uint32_t nr)
+{
+	for (uint32_t i = 0; i < nr; i++) {
+		if (sim->world)
+			pthread_release(&th[i].pt);
+		g_free(th[i].known);
+	}
+	g_free(th);
+}
+
 static void world_start(struct sim *sim, struct run_result *r)
 {
 	const struct variant *v = sim->v;
@@ -535,12 +546,7 @@ static struct run_result *run_once(const struct scenario *sc, uint32_t vi, bool 
 	g_free(sim.cpu_shared);
 	g_free(sim.core_seq);
 	ra_pending_free(sim.pending);
-	for (uint32_t i = 0; i < nr_threads; i++) {
-		if (sim.world)
-			pthread_release(&th[i].pt);
-		g_free(th[i].known);
-	}
-	g_free(th);
+	threads_free(&sim, th, nr_threads);
 	if (sim.world)
 		sim.world->wake = NULL; /* the queue is gone */
 	*tie = sim.tie && !r->interrupted;

@@ -318,6 +318,30 @@ uint64_t scn_place_object(struct loader *ld, const struct layout *l, int alloc,
 	return base + placement;
 }
 
+/* Where the per-cpu object of layout @l goes in every CPU's unit: the next free offset,
+ * aligned to the layout's alignment (8 bytes at least). */
+static uint64_t percpu_offset(const struct loader *ld, const struct layout *l)
+{
+	uint64_t al = l->align > 8 ? l->align : 8;
+
+	return (ld->pcpu_next + al - 1) & ~(al - 1);
+}
+
+/* percpu_reserve - the per-cpu object of layout @l placed: the next one goes after it.
+ * Return: false with ld->err set when it ends past the units' MCS lock node (PERCPU_QNODE). */
+static bool percpu_reserve(struct loader *ld, const struct yt_node *n, const char *what,
+			   const struct layout *l)
+{
+	ld->pcpu_next = percpu_offset(ld, l) + l->size;
+	if (ld->pcpu_next > PERCPU_QNODE) {
+		err_set(ld->err, n->mark, "%s: per-cpu objects need %" G_GUINT64_FORMAT
+			" bytes (expected at most %llu per CPU)", what, ld->pcpu_next,
+			PERCPU_QNODE);
+		return false;
+	}
+	return true;
+}
+
 static bool load_object(struct loader *ld, const struct yt_node *n, uint32_t i)
 {
 	static const char *const keys[] = {"name", "layout", "alloc", "node", "placement",
@@ -363,10 +387,7 @@ static bool load_object(struct loader *ld, const struct yt_node *n, uint32_t i)
 		uint32_t o;
 
 		if (alloc == ALLOC_PERCPU) {
-			uint64_t al = l->align > 8 ? l->align : 8;
-
-			base = PERCPU_BASE + (uint64_t)c * PERCPU_UNIT +
-			       ((ld->pcpu_next + al - 1) & ~(al - 1));
+			base = PERCPU_BASE + (uint64_t)c * PERCPU_UNIT + percpu_offset(ld, l);
 			home = (uint16_t)machine_socket_node(mc, machine_cpu_socket(mc, (int)c));
 		} else if (alloc != ALLOC_STATIC) {
 			base = scn_place_object(ld, l, alloc, home, yt_get(n, "placement") != NULL,
@@ -376,18 +397,7 @@ static bool load_object(struct loader *ld, const struct yt_node *n, uint32_t i)
 		ld->v->objs.v[o].layout = l;
 		ld->v->objs.v[o].per_cpu = alloc == ALLOC_PERCPU;
 	}
-	if (alloc == ALLOC_PERCPU) {
-		uint64_t al = l->align > 8 ? l->align : 8;
-
-		ld->pcpu_next = ((ld->pcpu_next + al - 1) & ~(al - 1)) + l->size;
-		if (ld->pcpu_next > PERCPU_QNODE) {
-			err_set(ld->err, n->mark, "%s: per-cpu objects need %" G_GUINT64_FORMAT
-				" bytes (expected at most %llu per CPU)", what, ld->pcpu_next,
-				PERCPU_QNODE);
-			return false;
-		}
-	}
-	return true;
+	return alloc != ALLOC_PERCPU || percpu_reserve(ld, n, what, l);
 }
 
 static bool load_objects(struct loader *ld, const struct yt_node *root)

@@ -14,12 +14,53 @@ const char *const op_kind_names[OP_KIND_COUNT + 1] = {"load", "store", "rmw", "l
 
 /* ------------------------------------------------------------------ small parsers */
 
+/* cpu_ranges - a CPU list's scalar form, "0-3,8,10-11", into @seen.  Return: false with @err
+ * set for a malformed list, a CPU that does not exist or one listed twice. */
+static bool cpu_ranges(const struct yt_node *node, const char *what, int nr_cpus, bool *seen,
+		       struct c2c_err *err)
+{
+	g_auto(GStrv) parts = g_strsplit(node->str, ",", -1);
+	bool ok = true;
+
+	for (char **p = parts; *p && ok; p++) {
+		char *dash, *end1, *end2;
+		long lo, hi;
+
+		g_strstrip(*p);
+		dash = strchr(*p, '-');
+		lo = strtol(*p, &end1, 10);
+		hi = dash ? strtol(dash + 1, &end2, 10) : lo;
+		if (end1 == *p || (dash ? (end1 != dash || *end2 || end2 == dash + 1)
+				       : *end1) || lo > hi) {
+			err_set(err, node->mark, "%s: '%s' is not a CPU list "
+				"(expected e.g. 0-3,8,10-11)", what, node->str);
+			ok = false;
+			break;
+		}
+		if (lo < 0 || hi >= nr_cpus) {
+			err_set(err, node->mark, "%s: CPU %ld does not exist "
+				"(expected CPUs 0-%d on this machine)", what,
+				lo < 0 ? lo : hi, nr_cpus - 1);
+			ok = false;
+			break;
+		}
+		for (long c = lo; c <= hi && ok; c++) {
+			if (seen[c]) {
+				err_set(err, node->mark, "%s: CPU %ld listed twice "
+					"(expected each CPU once)", what, c);
+				ok = false;
+			}
+			seen[c] = true;
+		}
+	}
+	return ok;
+}
+
 bool parse_cpu_list(const struct yt_node *node, const char *what, int nr_cpus, int **cpus,
 		    uint32_t *nr, struct c2c_err *err)
 {
 	g_autofree bool *seen = g_new0(bool, nr_cpus);
 	GArray *out = g_array_new(FALSE, FALSE, sizeof(int));
-	g_auto(GStrv) parts = NULL;
 	bool ok = true;
 
 	if (node->kind == YT_SEQ) {
@@ -36,38 +77,7 @@ bool parse_cpu_list(const struct yt_node *node, const char *what, int nr_cpus, i
 				seen[c] = true;
 		}
 	} else if (node->kind == YT_SCALAR) {
-		parts = g_strsplit(node->str, ",", -1);
-		for (char **p = parts; *p && ok; p++) {
-			char *dash, *end1, *end2;
-			long lo, hi;
-
-			g_strstrip(*p);
-			dash = strchr(*p, '-');
-			lo = strtol(*p, &end1, 10);
-			hi = dash ? strtol(dash + 1, &end2, 10) : lo;
-			if (end1 == *p || (dash ? (end1 != dash || *end2 || end2 == dash + 1)
-					       : *end1) || lo > hi) {
-				err_set(err, node->mark, "%s: '%s' is not a CPU list "
-					"(expected e.g. 0-3,8,10-11)", what, node->str);
-				ok = false;
-				break;
-			}
-			if (lo < 0 || hi >= nr_cpus) {
-				err_set(err, node->mark, "%s: CPU %ld does not exist "
-					"(expected CPUs 0-%d on this machine)", what,
-					lo < 0 ? lo : hi, nr_cpus - 1);
-				ok = false;
-				break;
-			}
-			for (long c = lo; c <= hi && ok; c++) {
-				if (seen[c]) {
-					err_set(err, node->mark, "%s: CPU %ld listed twice "
-						"(expected each CPU once)", what, c);
-					ok = false;
-				}
-				seen[c] = true;
-			}
-		}
+		ok = cpu_ranges(node, what, nr_cpus, seen, err);
 	} else {
 		err_set(err, node->mark, "%s: expected a CPU list (got a mapping)", what);
 		ok = false;
