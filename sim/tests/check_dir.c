@@ -81,7 +81,7 @@ START_TEST(dir_insert_growth)
 	for (uint32_t i = 0; i < N; i++) {
 		uint32_t idx = dir_insert(&d, line_addr(i), (uint16_t)(i & 3));
 
-		ck_assert_uint_eq(idx, i);
+		tu_require(idx == i, "line %u got index %u", i, idx);
 		/* Bookkeeping that must move with the entry when the arrays grow. */
 		d.line[idx].version = i;
 		dir_add_sharer(&d, idx, (int)(i % 80));
@@ -90,17 +90,16 @@ START_TEST(dir_insert_growth)
 	ck_assert_uint_gt(d.cap, cap0);
 	ck_assert_uint_ge(d.cap, N);
 	for (uint32_t i = 0; i < N; i++) {
-		ck_assert_uint_eq(dir_find(&d, line_addr(i)), i);
-		ck_assert_uint_eq(d.line[i].addr, line_addr(i));
-		ck_assert_uint_eq(d.line[i].home, i & 3);
-		ck_assert_uint_eq(d.line[i].version, i);
-		ck_assert_uint_eq(d.line[i].nr_sharers, 1);
-		ck_assert(dir_has(&d, i, (int)(i % 80)));
-		ck_assert(!dir_has(&d, i, (int)((i + 1) % 80)));
+		tu_require(dir_find(&d, line_addr(i)) == i, "line %u not found", i);
+		tu_require(d.line[i].addr == line_addr(i) && d.line[i].home == (i & 3) &&
+				   d.line[i].version == i && d.line[i].nr_sharers == 1,
+			   "line %u: fields moved", i);
+		tu_require(dir_has(&d, i, (int)(i % 80)) && !dir_has(&d, i, (int)((i + 1) % 80)),
+			   "line %u: sharers moved", i);
 	}
 	/* Absent lines: neighbours of present ones. */
 	for (uint32_t i = 0; i < 1000; i++)
-		ck_assert_uint_eq(dir_find(&d, line_addr(i) + 64), DIR_NONE);
+		tu_require(dir_find(&d, line_addr(i) + 64) == DIR_NONE, "absent line %u found", i);
 	dir_release(&d);
 }
 END_TEST

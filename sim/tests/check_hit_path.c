@@ -26,14 +26,14 @@ static struct mem *hit_mem(struct machine *mc, bool fast)
 
 static void same_ways(const struct pcache *a, const struct pcache *b, const char *what)
 {
-	ck_assert_msg(a->clock == b->clock, "%s: LRU clock", what);
+	tu_require(a->clock == b->clock, "%s: LRU clock", what);
 	for (uint32_t i = 0; i < a->sets * a->ways; i++) {
 		const struct cway *x = &a->way[i], *y = &b->way[i];
 
-		ck_assert_msg(x->tag == y->tag && x->lru == y->lru && x->version == y->version &&
-				      x->ready_at == y->ready_at && x->line == y->line &&
-				      x->state == y->state && x->pf == y->pf,
-			      "%s: way %u differs", what, i);
+		tu_require(x->tag == y->tag && x->lru == y->lru && x->version == y->version &&
+				   x->ready_at == y->ready_at && x->line == y->line &&
+				   x->state == y->state && x->pf == y->pf,
+			   "%s: way %u differs", what, i);
 	}
 }
 
@@ -48,37 +48,37 @@ static bool same_sharers(const struct dir *a, const struct dir *b, uint32_t l)
 /* Everything the table path and the hit path could leave differently. */
 static void same_state(const struct mem *a, const struct mem *b, int step)
 {
-	ck_assert_msg(!a->failed && !b->failed, "step %d: %s%s", step, a->fail_msg, b->fail_msg);
-	ck_assert_msg(a->last_done == b->last_done && a->last_src == b->last_src &&
-			      a->last_line == b->last_line, "step %d: last request", step);
-	ck_assert_msg(!memcmp(a->act_count, b->act_count, sizeof(a->act_count)) &&
-			      !memcmp(a->oact_count, b->oact_count, sizeof(a->oact_count)),
-		      "step %d: action counts", step);
-	ck_assert_uint_eq(stats_nr_lines(a), stats_nr_lines(b));
-	ck_assert_uint_eq(stats_accesses(a), stats_accesses(b));
+	tu_require(!a->failed && !b->failed, "step %d: %s%s", step, a->fail_msg, b->fail_msg);
+	tu_require(a->last_done == b->last_done && a->last_src == b->last_src &&
+			   a->last_line == b->last_line, "step %d: last request", step);
+	tu_require(!memcmp(a->act_count, b->act_count, sizeof(a->act_count)) &&
+			   !memcmp(a->oact_count, b->oact_count, sizeof(a->oact_count)),
+		   "step %d: action counts", step);
+	tu_require(stats_nr_lines(a) == stats_nr_lines(b), "step %d: lines", step);
+	tu_require(stats_accesses(a) == stats_accesses(b), "step %d: accesses", step);
 	for (uint32_t l = 0; l < stats_nr_lines(a); l++) {
 		const struct dline *x = &a->dir.line[l], *y = &b->dir.line[l];
 		struct line_stats la, lb;
 
 		stats_line_all(a, l, &la);
 		stats_line_all(b, l, &lb);
-		ck_assert_msg(!memcmp(la.c, lb.c, sizeof(la.c)) &&
-				      stats_line_nr_cpus(a, l) == stats_line_nr_cpus(b, l),
-			      "step %d: line %u statistics", step, l);
-		ck_assert_msg(x->version == y->version && x->llc_valid == y->llc_valid &&
-				      x->owner == y->owner && x->dirty == y->dirty &&
-				      x->nr_sharers == y->nr_sharers &&
-				      x->busy_until == y->busy_until &&
-				      same_sharers(&a->dir, &b->dir, l),
-			      "step %d: directory line %u", step, l);
+		tu_require(!memcmp(la.c, lb.c, sizeof(la.c)) &&
+				   stats_line_nr_cpus(a, l) == stats_line_nr_cpus(b, l),
+			   "step %d: line %u statistics", step, l);
+		tu_require(x->version == y->version && x->llc_valid == y->llc_valid &&
+				   x->owner == y->owner && x->dirty == y->dirty &&
+				   x->nr_sharers == y->nr_sharers &&
+				   x->busy_until == y->busy_until &&
+				   same_sharers(&a->dir, &b->dir, l),
+			   "step %d: directory line %u", step, l);
 	}
-	ck_assert_uint_eq(stats_nr_orows(a), stats_nr_orows(b));
+	tu_require(stats_nr_orows(a) == stats_nr_orows(b), "step %d: Pareto rows", step);
 	for (uint32_t o = 0; o < stats_nr_orows(a); o++) {
 		struct orow ra, rb;
 
 		stats_orow(a, o, &ra);
 		stats_orow(b, o, &rb);
-		ck_assert_msg(!memcmp(ra.c, rb.c, sizeof(ra.c)), "step %d: Pareto row %u", step, o);
+		tu_require(!memcmp(ra.c, rb.c, sizeof(ra.c)), "step %d: Pareto row %u", step, o);
 	}
 	for (int c = 0; c < 4; c++) {
 		same_ways(&a->core[c].l1, &b->core[c].l1, "l1d");
@@ -129,8 +129,8 @@ START_TEST(proto_hit_path_matches_table)
 		}
 		ta = mem_access(a, cpu, addr, 8, op, (uint32_t)(addr & 63), t[cpu]);
 		tb = mem_access(b, cpu, addr, 8, op, (uint32_t)(addr & 63), t[cpu]);
-		ck_assert_msg(ta == tb, "step %d: %s returned %" G_GUINT64_FORMAT " and %"
-			      G_GUINT64_FORMAT, step, mem_op_names[op], ta, tb);
+		tu_require(ta == tb, "step %d: %s returned %" G_GUINT64_FORMAT " and %"
+			   G_GUINT64_FORMAT, step, mem_op_names[op], ta, tb);
 		same_state(a, b, step);
 		if (a->nr_hit_fast != before && op != MEM_LOCKED_RMW)
 			seen[own][oth][op == MEM_LOAD ? EV_LOAD : op == MEM_STORE ? EV_STORE

@@ -164,7 +164,7 @@ simtime_t tu_hammer(struct mem *m, const int *cpus, const uint64_t *addrs, int n
 		if (best < 0)
 			break;
 		next[best] = mem_access(m, cpus[best], addrs[best], 8, op, 0, next[best]);
-		ck_assert_msg(!m->failed, "%s", m->fail_msg);
+		tu_require(!m->failed, "%s", m->fail_msg);
 		left[best]--;
 		if (next[best] > end)
 			end = next[best];

@@ -15,6 +15,17 @@
 #include "scenario/run.h"
 #include "scenario/scenario.h"
 
+/* tu_require - ck_assert_msg for assertions inside long loops.  Check's ck_assert_* record the
+ * location of every assertion that passes (one write(2) to the runner's message file each), so
+ * a loop that checks every step of a 6,000-step walk spent most of its time in the kernel; this
+ * one reaches Check only when it fails, with ck_assert_msg's file, line and message. */
+#define tu_require(expr, ...) \
+	do { \
+		if (!(expr)) \
+			_ck_assert_failed(__FILE__, __LINE__, "Assertion '" #expr "' failed", \
+					  ##__VA_ARGS__); \
+	} while (0)
+
 /* A path under the source tree (C2CSIM_SRCDIR is set by meson test).  Caller frees. */
 char *tu_src_path(const char *rel);
 /* tu_shipped_scenarios - the paths of every shipped scenario (scenarios/, scenarios/seeds/,
