@@ -142,14 +142,20 @@ void mstats_carry_orow(struct mstats *s, uint32_t i, unsigned k, uint32_t hi)
 	s->orow_hi[(size_t)s->orow[i].hi * OS_COUNT + k] += hi;
 }
 
-/* The stored words of record @i (all 64 bits of each) into @w. */
-static void rec_words(const struct mstats *s, uint32_t i, uint64_t w[LS_COUNT])
+/* Counter @k of record @i as stored (all 64 bits). */
+static uint64_t rec_word(const struct mstats *s, uint32_t i, unsigned k)
 {
 	const struct line_rec *r = &s->line[i];
+	uint64_t hi = r->hi == DIR_NONE ? 0 : s->line_hi[(size_t)r->hi * LS_COUNT + k];
 
+	return hi << 32 | r->c[k];
+}
+
+/* The stored words of record @i into @w. */
+static void rec_words(const struct mstats *s, uint32_t i, uint64_t w[LS_COUNT])
+{
 	for (unsigned k = 0; k < LS_COUNT; k++)
-		w[k] = (r->hi == DIR_NONE ? 0 : (uint64_t)s->line_hi[(size_t)r->hi * LS_COUNT + k])
-			       << 32 | r->c[k];
+		w[k] = rec_word(s, i, k);
 }
 
 /* Sums the engine does not keep (account.c adds to each part exactly when to the whole): a
@@ -176,14 +182,12 @@ static uint64_t derived(const uint64_t w[LS_COUNT], enum lstat k)
 uint64_t mstats_line_get(const struct mstats *s, uint32_t l, enum lstat k)
 {
 	uint32_t i = s->rec_of[l];
-	const struct line_rec *r = i == DIR_NONE ? NULL : &s->line[i];
 	uint64_t w[LS_COUNT];
 
-	if (!r)
+	if (i == DIR_NONE)
 		return 0;
 	if (k != LS_LOADS && k != LS_STORES && k != LS_INV_RECV)
-		return (r->hi == DIR_NONE ? 0 : (uint64_t)s->line_hi[(size_t)r->hi * LS_COUNT + k])
-			       << 32 | r->c[k];
+		return rec_word(s, i, k);
 	rec_words(s, i, w);
 	return derived(w, k);
 }

@@ -95,7 +95,8 @@ END_TEST
 
 /* CPU 0 writes a line three times, then CPU 1 reads it: the read is a local HITM and makes
  * the line shared, so its own figures start there (one load, one HITM, no store) while the
- * totals keep all three stores; run-ahead's question follows: the untracked line was known
+ * totals keep all three stores (a clean read by a second CPU does the same); run-ahead's
+ * question follows: the untracked line was known
  * to CPU 0 alone, and once shared a new Pareto row is news. */
 START_TEST(track_from_the_sharing_access)
 {
@@ -126,6 +127,39 @@ START_TEST(track_from_the_sharing_access)
 	stats_totals(m, tot);
 	ck_assert_uint_eq(tot[LS_STORES], 3);
 	ck_assert_uint_eq(tot[LS_HITM_LCL], 1);
+	/* A second CPU's clean read makes a line shared as well: no HITM needed. */
+	t = mem_access(m, 0, a + 4096, 8, MEM_LOAD, 3, t);
+	mem_access(m, 1, a + 4096, 8, MEM_LOAD, 3, t);
+	l = mem_line(m, a + 4096);
+	ck_assert(stats_line_tracked(m, l));
+	ck_assert_uint_eq(stats_line(m, l, LS_LOADS), 1);
+	ck_assert_uint_eq(stats_line(m, l, LS_HITM_LCL) + stats_line(m, l, LS_HITM_RMT), 0);
+	mem_free(m);
+	machine_release(&mc);
+}
+END_TEST
+
+/* CPU 0 writes line B; CPU 1's load of its buddy A makes the prefetcher take B from CPU 0's
+ * Modified copy (buddy_modified: steal): a prefetch HITM, which makes B shared although only
+ * CPU 0 ever loaded or stored it. */
+START_TEST(track_prefetch_hitm)
+{
+	struct machine mc;
+	struct mem *m;
+	uint64_t b = 0x40040;
+	simtime_t t;
+	uint32_t l;
+
+	tu_machine(&mc, "skylake-sp-2s", (const char *const[]){"prefetch.buddy_modified=steal",
+							       NULL});
+	m = track_mem(&mc, NULL, false);
+	t = mem_sb_drained(m, 0, mem_access(m, 0, b, 8, MEM_STORE, 1, 0));
+	l = mem_line(m, b);
+	ck_assert(!stats_line_tracked(m, l));
+	mem_access(m, 1, b ^ 64, 8, MEM_LOAD, 2, t);
+	ck_assert_uint_eq(stats_line_nr_cpus(m, l), 1);
+	ck_assert(stats_line_tracked(m, l));
+	ck_assert_uint_eq(stats_line(m, l, LS_PF_HITM), 1);
 	mem_free(m);
 	machine_release(&mc);
 }
@@ -202,6 +236,7 @@ int main(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, track_totals_exact);
 	tcase_add_test(tc, track_from_the_sharing_access);
+	tcase_add_test(tc, track_prefetch_hitm);
 	tcase_add_test(tc, track_marked_objects);
 	tcase_add_loop_test(tc, track_headline_unchanged, 0, 2);
 	suite_add_tcase(s, tc);
