@@ -14,33 +14,112 @@ void objmap_init(struct objmap *om)
 
 void objmap_release(struct objmap *om)
 {
-	for (uint32_t i = 0; i < om->nr; i++) {
-		g_free(om->v[i].name);
-		g_free(om->v[i].type);
-	}
 	g_free(om->v);
+	g_free(om->runs);
+	if (om->strs)
+		g_string_chunk_free(om->strs);
 	g_free(om->by_addr);
 	g_free(om->near);
 	g_free(om->base_sorted);
 	memset(om, 0, sizeof(*om));
 }
 
+/* A new run of @count objects; their homes are the caller's to fill. */
+static struct obj_run *run_new(struct objmap *om, const char *name, char sep, const char *type,
+			       uint64_t base, uint64_t stride, uint64_t size, uint32_t count)
+{
+	struct obj_run *r;
+
+	if (!om->strs)
+		om->strs = g_string_chunk_new(4096);
+	if (om->nr_runs == om->cap_runs) {
+		om->cap_runs = om->cap_runs ? 2 * om->cap_runs : 16;
+		om->runs = g_renew(struct obj_run, om->runs, om->cap_runs);
+	}
+	while (om->cap - om->nr < count) {
+		om->cap = om->cap ? 2 * om->cap : 16;
+		om->v = g_renew(struct obj_home, om->v, om->cap);
+	}
+	r = &om->runs[om->nr_runs];
+	*r = (struct obj_run){g_string_chunk_insert(om->strs, name),
+			      type ? g_string_chunk_insert_const(om->strs, type) : NULL,
+			      base, stride, size, NULL, om->nr, count, sep, sep != 0};
+	for (uint32_t k = 0; k < count; k++)
+		om->v[om->nr + k].run = om->nr_runs;
+	om->nr += count;
+	om->nr_runs++;
+	return r;
+}
+
 uint32_t objmap_add(struct objmap *om, const char *name, const char *type, uint64_t base,
 		    uint64_t size, uint16_t node)
 {
-	if (om->nr == om->cap) {
-		om->cap = om->cap ? 2 * om->cap : 16;
-		om->v = g_renew(struct obj, om->v, om->cap);
-	}
-	om->v[om->nr] = (struct obj){g_strdup(name), g_strdup(type), base, size, node, NULL, false};
-	return om->nr++;
+	struct obj_run *r = run_new(om, name, 0, type, base, 0, size, 1);
+
+	om->v[r->first].node = node;
+	return r->first;
+}
+
+uint32_t objmap_add_run(struct objmap *om, const char *prefix, char sep, const char *type,
+			uint64_t base, uint64_t stride, uint64_t size, uint32_t count,
+			const uint16_t *nodes)
+{
+	struct obj_run *r;
+
+	g_return_val_if_fail(count > 0 && (sep == '@' || sep == '['), OBJ_NONE);
+	r = run_new(om, prefix, sep, type, base, stride, size, count);
+	for (uint32_t k = 0; k < count; k++)
+		om->v[r->first + k].node = nodes[k];
+	return r->first;
+}
+
+void objmap_set_layout(struct objmap *om, uint32_t i, const struct layout *layout,
+		       bool per_cpu)
+{
+	struct obj_run *r;
+
+	g_return_if_fail(i < om->nr);
+	r = &om->runs[om->v[i].run];
+	r->layout = layout;
+	r->per_cpu = per_cpu;
+}
+
+/* The base of object @i (which exists). */
+static uint64_t obj_base(const struct objmap *om, uint32_t i)
+{
+	const struct obj_run *r = &om->runs[om->v[i].run];
+
+	return r->base + (uint64_t)(i - r->first) * r->stride;
+}
+
+bool objmap_get(const struct objmap *om, uint32_t i, struct obj *o)
+{
+	const struct obj_run *r;
+
+	if (!om || i == OBJ_NONE || i >= om->nr)
+		return false;
+	r = &om->runs[om->v[i].run];
+	*o = (struct obj){r->name, r->sep ? (int32_t)(i - r->first) : -1, r->sep, r->type,
+			  obj_base(om, i), r->size, om->v[i].node, r->layout, r->per_cpu};
+	return true;
+}
+
+char *objmap_name(const struct objmap *om, uint32_t i)
+{
+	struct obj o;
+
+	if (!objmap_get(om, i, &o))
+		return NULL;
+	if (o.inst < 0)
+		return g_strdup(o.name);
+	return g_strdup_printf(o.sep == '@' ? "%s@%d" : "%s[%d]", o.name, o.inst);
 }
 
 static int by_base(const void *a, const void *b, void *data)
 {
 	const struct objmap *om = data;
-	uint64_t x = om->v[*(const uint32_t *)a].base;
-	uint64_t y = om->v[*(const uint32_t *)b].base;
+	uint64_t x = obj_base(om, *(const uint32_t *)a);
+	uint64_t y = obj_base(om, *(const uint32_t *)b);
 
 	if (x != y)
 		return x < y ? -1 : 1;
@@ -60,11 +139,11 @@ uint32_t objmap_seal(struct objmap *om)
 	g_free(om->base_sorted);
 	om->base_sorted = g_new(uint64_t, om->nr ? om->nr : 1);
 	for (uint32_t i = 0; i < om->nr; i++)
-		om->base_sorted[i] = om->v[om->by_addr[i]].base;
+		om->base_sorted[i] = obj_base(om, om->by_addr[i]);
 	for (uint32_t i = 1; i < om->nr; i++) {
-		const struct obj *prev = &om->v[om->by_addr[i - 1]];
+		uint32_t prev = om->by_addr[i - 1];
 
-		if (prev->base + prev->size > om->v[om->by_addr[i]].base)
+		if (om->base_sorted[i - 1] + om->runs[om->v[prev].run].size > om->base_sorted[i])
 			return om->by_addr[i];
 	}
 	return OBJ_NONE;
@@ -114,7 +193,7 @@ uint32_t objmap_find(const struct objmap *om, uint64_t addr)
 	if (n == 0)
 		return OBJ_NONE;
 	o = om->by_addr[n - 1];
-	return addr < om->v[o].base + om->v[o].size ? o : OBJ_NONE;
+	return addr < om->base_sorted[n - 1] + om->runs[om->v[o].run].size ? o : OBJ_NONE;
 }
 
 uint32_t objmap_find_in(const struct objmap *om, uint64_t lo, uint64_t hi)
@@ -124,26 +203,26 @@ uint32_t objmap_find_in(const struct objmap *om, uint64_t lo, uint64_t hi)
 	if (o != OBJ_NONE)
 		return o;
 	n = nr_based_at_or_below(om, lo);   /* by_addr[n] is the first object past lo */
-	return n < om->nr && om->v[om->by_addr[n]].base < hi ? om->by_addr[n] : OBJ_NONE;
+	return n < om->nr && om->base_sorted[n] < hi ? om->by_addr[n] : OBJ_NONE;
 }
 
 char *objmap_member(const struct objmap *om, uint32_t obj, uint64_t addr)
 {
-	const struct obj *o;
+	struct obj o;
 
-	if (!om || obj == OBJ_NONE || obj >= om->nr)
+	if (!objmap_get(om, obj, &o))
 		return NULL;
-	o = &om->v[obj];
-	return o->layout && om->lib ? layout_member_at(om->lib, o->layout, addr - o->base) : NULL;
+	return o.layout && om->lib ? layout_member_at(om->lib, o.layout, addr - o.base) : NULL;
 }
 
 char *objmap_label(const struct objmap *om, uint32_t obj, uint64_t addr)
 {
 	g_autofree char *member = objmap_member(om, obj, addr);
+	g_autofree char *name = objmap_name(om, obj);
 
-	if (!om || obj == OBJ_NONE || obj >= om->nr)
+	if (!name)
 		return g_strdup("-");
 	if (member)
-		return g_strdup_printf("%s.%s", om->v[obj].name, member);
-	return g_strdup_printf("%s+0x%" PRIx64, om->v[obj].name, addr - om->v[obj].base);
+		return g_strdup_printf("%s.%s", name, member);
+	return g_strdup_printf("%s+0x%" PRIx64, name, addr - obj_base(om, obj));
 }

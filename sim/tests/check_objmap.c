@@ -34,6 +34,7 @@ START_TEST(objmap_add_copies)
 	struct objmap om;
 	char name[] = "counter", type[] = "struct mem_cgroup";
 	uint32_t a, b;
+	struct obj o;
 
 	objmap_init(&om);
 	a = objmap_add(&om, name, NULL, 0x1000, 64, 0);
@@ -42,14 +43,20 @@ START_TEST(objmap_add_copies)
 	type[0] = 'X';
 	ck_assert_uint_eq(a, 0);
 	ck_assert_uint_eq(b, 1);
-	ck_assert_str_eq(om.v[a].name, "counter");
-	ck_assert_ptr_null(om.v[a].type);
-	ck_assert_uint_eq(om.v[a].base, 0x1000);
-	ck_assert_uint_eq(om.v[a].size, 64);
-	ck_assert_uint_eq(om.v[a].node, 0);
-	ck_assert_str_eq(om.v[b].name, "memcg[3].pn[1]");
-	ck_assert_str_eq(om.v[b].type, "struct mem_cgroup");
-	ck_assert_uint_eq(om.v[b].node, 1);
+	ck_assert(objmap_get(&om, a, &o));
+	ck_assert_str_eq(o.name, "counter");
+	ck_assert_int_eq(o.inst, -1);
+	ck_assert_ptr_null(o.type);
+	ck_assert_uint_eq(o.base, 0x1000);
+	ck_assert_uint_eq(o.size, 64);
+	ck_assert_uint_eq(o.node, 0);
+	ck_assert(!o.per_cpu);
+	ck_assert(objmap_get(&om, b, &o));
+	ck_assert_str_eq(o.name, "memcg[3].pn[1]");
+	ck_assert_str_eq(o.type, "struct mem_cgroup");
+	ck_assert_uint_eq(o.node, 1);
+	ck_assert(!objmap_get(&om, 2, &o) && !objmap_get(&om, OBJ_NONE, &o));
+	ck_assert_ptr_null(objmap_name(&om, 2));
 	objmap_release(&om);
 }
 END_TEST
@@ -76,7 +83,58 @@ START_TEST(objmap_add_many)
 		ck_assert_uint_eq(objmap_find(&om, base + 0x7f), i);
 		ck_assert_uint_eq(objmap_find(&om, base + 0x80), OBJ_NONE);
 	}
-	ck_assert_str_eq(om.v[N - 1].name, "o[4999]");
+	{
+		g_autofree char *last = objmap_name(&om, N - 1);
+
+		ck_assert_str_eq(last, "o[4999]");
+	}
+	objmap_release(&om);
+}
+END_TEST
+
+/* A run: the instances of a per-cpu object, indexes in order after what came before, each
+ * its own object for lookups, names and homes; its layout set once for all. */
+START_TEST(objmap_add_run_instances)
+{
+	static const uint16_t nodes[4] = {0, 1, 1, 0};
+	struct objmap om;
+	struct obj o;
+	uint32_t first, last;
+
+	objmap_init(&om);
+	ck_assert_uint_eq(objmap_add(&om, "g", NULL, 0x100, 0x40, 1), 0);
+	first = objmap_add_run(&om, "cg[7].stats", '@', "memcg_vmstats_percpu", 0x10000, 0x1000,
+			       0x20, 4, nodes);
+	ck_assert_uint_eq(first, 1);
+	last = objmap_add_run(&om, "p", '[', NULL, 0x10040, 0x1000, 0x10, 4, nodes);
+	ck_assert_uint_eq(last, 5);
+	ck_assert_uint_eq(objmap_add(&om, "h", NULL, 0x200, 0x40, 0), 9);
+	objmap_set_layout(&om, 3, NULL, true);
+	ck_assert_uint_eq(objmap_seal(&om), OBJ_NONE);
+	for (uint32_t k = 0; k < 4; k++) {
+		g_autofree char *n1 = objmap_name(&om, first + k), *n2 = objmap_name(&om, last + k);
+		g_autofree char *w1 = g_strdup_printf("cg[7].stats@%u", k);
+		g_autofree char *w2 = g_strdup_printf("p[%u]", k);
+
+		ck_assert_str_eq(n1, w1);
+		ck_assert_str_eq(n2, w2);
+		ck_assert(objmap_get(&om, first + k, &o));
+		ck_assert_str_eq(o.type, "memcg_vmstats_percpu");
+		ck_assert_uint_eq(o.base, 0x10000 + 0x1000 * k);
+		ck_assert_uint_eq(o.size, 0x20);
+		ck_assert_uint_eq(o.node, nodes[k]);
+		ck_assert_int_eq(o.inst, (int)k);
+		ck_assert(o.per_cpu);
+		ck_assert_uint_eq(om.v[first + k].node, nodes[k]);
+		ck_assert_uint_eq(objmap_find(&om, 0x10000 + 0x1000 * k + 0x1f), first + k);
+		ck_assert_uint_eq(objmap_find(&om, 0x10000 + 0x1000 * k + 0x20), OBJ_NONE);
+		ck_assert_uint_eq(objmap_find(&om, 0x10040 + 0x1000 * k), last + k);
+	}
+	ck_assert_uint_eq(objmap_find(&om, 0x120), 0);
+	ck_assert_uint_eq(objmap_find(&om, 0x200), 9);
+	/* A run that overlaps: each instance of "q" runs into p[K]; p[0] is met first. */
+	objmap_add_run(&om, "q", '@', NULL, 0x10038, 0x1000, 0x10, 3, nodes);
+	ck_assert_uint_eq(objmap_seal(&om), 5);
 	objmap_release(&om);
 }
 END_TEST
@@ -190,9 +248,13 @@ START_TEST(objmap_find_any_order)
 		uint64_t addr = addrs[k < n ? k : k < 2 * n ? 2 * n - 1 - k : (2 * k) % n];
 		uint32_t want = OBJ_NONE;
 
-		for (uint32_t o = 0; o < om.nr; o++)
-			if (addr >= om.v[o].base && addr < om.v[o].base + om.v[o].size)
+		for (uint32_t o = 0; o < om.nr; o++) {
+			struct obj ob;
+
+			ck_assert(objmap_get(&om, o, &ob));
+			if (addr >= ob.base && addr < ob.base + ob.size)
 				want = o;
+		}
 		ck_assert_msg(objmap_find(&om, addr) == want, "lookup %zu, 0x%lx: expected %u", k,
 			      (unsigned long)addr, want);
 	}
@@ -268,6 +330,7 @@ static Suite *objmap_suite(void)
 	tc = tcase(s, "objmap_add");
 	tcase_add_test(tc, objmap_add_copies);
 	tcase_add_test(tc, objmap_add_many);
+	tcase_add_test(tc, objmap_add_run_instances);
 	tc = tcase(s, "objmap_seal");
 	tcase_add_test(tc, objmap_seal_overlaps);
 	tcase_add_test(tc, objmap_seal_twice);
