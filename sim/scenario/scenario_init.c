@@ -20,15 +20,22 @@ static uint64_t ent_base(const struct loader *ld, uint32_t e, uint16_t o, int n)
 			(uint32_t)(k->obj[o].per_node ? n : 0)];
 }
 
-/* Seed 000 writes a quarter of a million values: the list grows geometrically, since a
- * realloc that cannot extend in place (ASan's never does) copies the whole list. */
-static void add_init(struct entities *es, uint64_t addr, uint32_t size, uint64_t value)
+/* @value at @addr, and at each of the @count - 1 per-cpu units after it.  The list grows
+ * geometrically, since a realloc that cannot extend in place (ASan's never does) copies the
+ * whole list. */
+static void add_init_n(struct entities *es, uint64_t addr, uint32_t size, uint64_t value,
+		       uint32_t count)
 {
 	if (es->nr_init == es->cap_init) {
 		es->cap_init = es->cap_init ? 2 * es->cap_init : 64;
 		es->init = g_renew(struct ent_init, es->init, es->cap_init);
 	}
-	es->init[es->nr_init++] = (struct ent_init){addr, size, value};
+	es->init[es->nr_init++] = (struct ent_init){addr, size, count, value};
+}
+
+static void add_init(struct entities *es, uint64_t addr, uint32_t size, uint64_t value)
+{
+	add_init_n(es, addr, size, value, 1);
 }
 
 /* The address of the member @l of entity @e's link object. */
@@ -101,8 +108,8 @@ static void apply_kinit(struct loader *ld, const struct kinit *ki, uint32_t e)
 		uint64_t addr = ent_base(ld, e, ki->obj, n) + ki->off + (uint64_t)n * ki->node_stride;
 		uint64_t v = kinit_value(ld, ki, e, n);
 
-		for (int c = 0; c < (ko->percpu ? mc->nr_cpus : 1); c++)
-			add_init(&ld->v->ents, addr + (uint64_t)c * PERCPU_UNIT, ki->size, v);
+		add_init_n(&ld->v->ents, addr, ki->size, v,
+			   ko->percpu ? (uint32_t)mc->nr_cpus : 1);
 	}
 }
 
