@@ -223,7 +223,7 @@ END_TEST
  * quarter of a second (a quadratic one took 1 s and 20 s for entities, 14 s for 4n keys). */
 START_TEST(hostile_linear_loading)
 {
-	static const uint32_t n[LS_KIND_COUNT] = {1u << 15, 40000, 1u << 15};
+	static const uint32_t n[LS_KIND_COUNT] = {1u << 15, 40000, 1u << 15, 1u << 15};
 	g_autofree char *tmp = g_dir_make_tmp("c2csim-hostile-XXXXXX", NULL);
 	double t1 = ls_seconds((enum ls_kind)_i, n[_i], tmp);
 	double t4 = ls_seconds((enum ls_kind)_i, 4 * n[_i], tmp);
