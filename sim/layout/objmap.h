@@ -36,9 +36,8 @@ struct obj {
 	bool per_cpu;     /* an instance of a per-cpu object (the others are a unit apart) */
 };
 
-/* What is kept per object: its run and its home node. */
+/* What is kept per object: its home node (its run is found from its index). */
 struct obj_home {
-	uint32_t run;     /* index into objmap.runs */
 	uint16_t node;    /* home NUMA node */
 };
 
@@ -53,16 +52,34 @@ struct obj_run {
 	bool per_cpu;
 };
 
+/* An object of the address index that is not in a periodic run (objmap_seal()). */
+struct obj_piece {
+	uint64_t base;
+	uint32_t idx, run;
+};
+
+/*
+ * The address index (objmap_seal()).  Runs of the same count and stride whose first instance
+ * lies in one stride-aligned window (the per-cpu objects: instance K in CPU K's unit) are
+ * periodic: instance K of each is at the same offset of window K, so they are found by that
+ * offset among the runs, sorted, with no entry per instance.  Every other object is a piece,
+ * sorted by address.  Lookups answer as one sorted list of every object would (by base, then
+ * index).
+ */
 struct objmap {
 	struct obj_home *v; /* per object, in index order */
-	uint32_t *by_addr; /* indexes sorted by base, built by objmap_seal() */
-	uint64_t *base_sorted; /* base of by_addr[i], for a binary search in one array */
-	uint32_t *near;    /* where in by_addr the last lookup ended: a cache that changes no
-			    * answer, so lookups through a const map may update it */
 	uint32_t nr, cap;
 	struct obj_run *runs;
 	uint32_t nr_runs, cap_runs;
 	struct _GStringChunk *strs; /* the runs' names and types */
+	struct obj_piece *flat; /* the pieces, by (base, index) */
+	uint32_t nr_flat;
+	uint32_t *per;     /* the periodic runs, by (base, first) */
+	uint32_t nr_per;
+	uint64_t per_lo, per_stride; /* window K is per_lo + K * per_stride, per_stride long */
+	uint32_t per_count; /* windows (the periodic runs' count) */
+	uint32_t *near;    /* where in flat and in per the last lookup ended: a cache that changes
+			    * no answer, so lookups through a const map may update it */
 	struct layout_lib *lib; /* resolves embedded structs for member names (not owned) */
 };
 

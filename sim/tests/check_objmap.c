@@ -20,7 +20,7 @@ START_TEST(objmap_init_empty)
 	ck_assert_uint_eq(objmap_find(&om, 0x10000000), OBJ_NONE);
 	objmap_release(&om);
 	ck_assert_ptr_null(om.v);
-	ck_assert_ptr_null(om.by_addr);
+	ck_assert_ptr_null(om.flat);
 	ck_assert_uint_eq(om.nr, 0);
 	/* Releasing twice (a released map is an empty one) is harmless. */
 	objmap_release(&om);
@@ -136,6 +136,84 @@ START_TEST(objmap_add_run_instances)
 	objmap_add_run(&om, "q", '@', NULL, 0x10038, 0x1000, 0x10, 3, nodes);
 	ck_assert_uint_eq(objmap_seal(&om), 5);
 	objmap_release(&om);
+}
+END_TEST
+
+/* The reference: every object in one list sorted by (base, index), as the map answers. */
+struct ref_obj {
+	uint64_t base, size;
+	uint32_t idx;
+};
+
+static int ref_cmp(const void *a, const void *b)
+{
+	const struct ref_obj *x = a, *y = b;
+
+	if (x->base != y->base)
+		return x->base < y->base ? -1 : 1;
+	return x->idx < y->idx ? -1 : 1;
+}
+
+/* n objects at or below @addr in the sorted list */
+static uint32_t ref_below(const struct ref_obj *r, uint32_t n, uint64_t addr)
+{
+	uint32_t k = 0;
+
+	while (k < n && r[k].base <= addr)
+		k++;
+	return k;
+}
+
+/* Random maps of single objects and runs (some periodic, some not: other counts, strides
+ * or windows), overlapping or not: seal, find and find_in answer as the sorted list does. */
+START_TEST(objmap_index_matches_sorted_list)
+{
+	GRand *rng = g_rand_new_with_seed(11);
+
+	for (int round = 0; round < 300; round++) {
+		struct ref_obj ref[400];
+		uint16_t nodes[16] = {0};
+		struct objmap om;
+		uint32_t n = 0, bad = OBJ_NONE;
+
+		objmap_init(&om);
+		for (int o = 0; o < 12; o++) {
+			bool run = g_rand_boolean(rng);
+			uint32_t count = run ? (g_rand_int_range(rng, 0, 4) ? 8 : 5) : 1;
+			uint64_t stride = g_rand_int_range(rng, 0, 5) ? 0x1000 : 0x800;
+			uint64_t size = (uint64_t)g_rand_int_range(rng, 1, 0x180);
+			uint64_t base = (run && g_rand_int_range(rng, 0, 6) ? 0x40000 : 0x3f000) +
+					(uint64_t)g_rand_int_range(rng, 0, 0x1000) / 8 * 8;
+
+			if (!run)
+				base = (uint64_t)g_rand_int_range(rng, 0x3e000, 0x4a000);
+			if (run)
+				objmap_add_run(&om, "r", '@', NULL, base, stride, size, count, nodes);
+			else
+				objmap_add(&om, "o", NULL, base, size, 0);
+			for (uint32_t k = 0; k < count; k++)
+				ref[n + k] = (struct ref_obj){base + k * stride, size, n + k};
+			n += count;
+		}
+		qsort(ref, n, sizeof(ref[0]), ref_cmp);
+		for (uint32_t k = 1; k < n && bad == OBJ_NONE; k++)
+			if (ref[k - 1].base + ref[k - 1].size > ref[k].base)
+				bad = ref[k].idx;
+		ck_assert_uint_eq(objmap_seal(&om), bad);
+		for (int q = 0; q < 200; q++) {
+			uint64_t a = (uint64_t)g_rand_int_range(rng, 0x3d000, 0x4c000);
+			uint32_t k = ref_below(ref, n, a), want = OBJ_NONE, want_in;
+
+			if (k && a < ref[k - 1].base + ref[k - 1].size)
+				want = ref[k - 1].idx;
+			ck_assert_uint_eq(objmap_find(&om, a), want);
+			want_in = want != OBJ_NONE ? want
+				  : k < n && ref[k].base < a + 128 ? ref[k].idx : OBJ_NONE;
+			ck_assert_uint_eq(objmap_find_in(&om, a, a + 128), want_in);
+		}
+		objmap_release(&om);
+	}
+	g_rand_free(rng);
 }
 END_TEST
 
@@ -334,6 +412,7 @@ static Suite *objmap_suite(void)
 	tc = tcase(s, "objmap_seal");
 	tcase_add_test(tc, objmap_seal_overlaps);
 	tcase_add_test(tc, objmap_seal_twice);
+	tcase_add_test(tc, objmap_index_matches_sorted_list);
 	tc = tcase(s, "objmap_find");
 	tcase_add_test(tc, objmap_find_boundaries);
 	tcase_add_test(tc, objmap_find_single);
