@@ -114,21 +114,22 @@ static void apply_kinit(struct loader *ld, const struct kinit *ki, uint32_t e)
 }
 
 /* The entity a scenario `init:` key starts with ("child.memcg.memory.max"): the longest
- * entity name followed by a dot, or -1. */
-static int32_t key_entity(const struct entities *es, const char *key)
+ * entity name followed by a dot, or -1.  Each prefix that ends before a dot is looked up,
+ * longest first, so a thousand keys on a thousand entities cost a thousand lookups each at
+ * most a few long, not a million comparisons. */
+static int32_t key_entity(const struct loader *ld, const char *key)
 {
-	int32_t best = -1;
-	size_t best_len = 0;
+	g_autofree char *prefix = g_strdup(key);
+	char *dot;
 
-	for (uint32_t i = 0; i < es->nr; i++) {
-		size_t l = strlen(es->name[i]);
+	while ((dot = strrchr(prefix, '.'))) {
+		int32_t e;
 
-		if (l > best_len && !strncmp(key, es->name[i], l) && key[l] == '.') {
-			best = (int32_t)i;
-			best_len = l;
-		}
+		*dot = 0;
+		if (*prefix && (e = scn_entity_find(ld, prefix)) >= 0)
+			return e;
 	}
-	return best;
+	return -1;
 }
 
 /* The scenario's `init:`: ENTITY.OBJECT[.MEMBER]: VALUE, after the kinds' defaults. */
@@ -140,7 +141,7 @@ static bool scenario_init(struct loader *ld, const struct yt_node *m)
 		return false;
 	for (size_t i = 0; i < m->len; i++) {
 		const struct yt_node *key = m->pairs[i].key;
-		int32_t e = key_entity(es, key->str);
+		int32_t e = key_entity(ld, key->str);
 		struct yt_node rest;
 		struct kinit ki;
 
