@@ -63,15 +63,6 @@ static const struct objmap *run_objs(const struct run_result *r)
 	return r->objs ? r->objs : r->mem->objs;
 }
 
-/* Object @obj of @om into *@o, its whole name into *@name (the caller g_free()s it).
- * Return: @o, or NULL (and *@name NULL) when there is no such object. */
-static const struct obj *obj_at(const struct objmap *om, uint32_t obj, struct obj *o,
-				char **name)
-{
-	*name = objmap_name(om, obj);
-	return objmap_get(om, obj, o) ? o : NULL;
-}
-
 static const char *site_name(const struct run_result *r, uint32_t site)
 {
 	return site < r->nr_sites && r->site_names && r->site_names[site] ? r->site_names[site]
@@ -132,8 +123,8 @@ static void summary_line(FILE *f, const struct run_result *r, uint32_t idx)
 	struct line_stats ls;
 	const uint64_t *c = ls.c;
 	struct obj ob;
-	g_autofree char *name = NULL;
-	const struct obj *o = obj_at(run_objs(r), stats_line_obj(r->mem, idx), &ob, &name);
+	const struct obj *o = objmap_get(run_objs(r), stats_line_obj(r->mem, idx), &ob) ? &ob : NULL;
+	g_autofree char *name = objmap_name(run_objs(r), stats_line_obj(r->mem, idx));
 	char addr[32];
 
 	stats_line_all(r->mem, idx, &ls);
@@ -363,9 +354,11 @@ void output_summary(FILE *f, const struct scenario *sc, struct run_result *const
 
 /* ------------------------------------------------------------------ CSV tables */
 
-/* The columns every row starts with: variant, line address, object name. */
-static void csv_lead(FILE *f, const struct run_result *r, uint64_t addr, const char *name)
+/* The columns every row starts with: variant, line address, name of object @obj. */
+static void csv_lead(FILE *f, const struct run_result *r, uint64_t addr, uint32_t obj)
 {
+	g_autofree char *name = objmap_name(run_objs(r), obj);
+
 	csv_str(f, r->variant ? r->variant : "default");
 	fprintf(f, ",0x%" PRIx64 ",", addr);
 	csv_str(f, name ? name : "-");
@@ -390,17 +383,16 @@ static void write_lines_csv(FILE *f, const struct wctx *w, const void *arg)
 		const struct mem *m = r->mem;
 
 		for (uint32_t l = 0; l < stats_nr_lines(m); l++) {
-			uint64_t la = stats_line_addr(m, l);
-			g_autofree char *name = NULL;
-			const struct obj *o;
+			uint32_t obj = stats_line_obj(m, l);
 			struct obj ob;
+			const struct obj *o = objmap_get(run_objs(r), obj, &ob) ? &ob : NULL;
+			uint64_t la = stats_line_addr(m, l);
 
 			/* A line only one CPU touched shares nothing: it is in the totals, not here
 			 * (a thousand memcgs on 256 CPUs would otherwise write gigabytes). */
 			if (!line_touched(m, l) || !report_line_shared(m, l))
 				continue;
-			o = obj_at(run_objs(r), stats_line_obj(m, l), &ob, &name);
-			csv_lead(f, r, la, name);
+			csv_lead(f, r, la, obj);
 			fprintf(f, ",%" PRId64 ",%" PRIu32, o ? (int64_t)((la - o->base) / 64) : -1,
 				stats_line_nr_cpus(m, l));
 			for (int k = 0; k < LS_COUNT; k++)
@@ -433,15 +425,13 @@ static void offsets_row(FILE *f, const struct run_result *r, uint32_t o)
 	uint64_t la;
 	const struct objmap *om = run_objs(r);
 	uint32_t obj, cpus = stats_orow_nr_cpus(m, o);
-	char *member, *name;
+	char *member;
 
 	stats_orow(m, o, &rc);
 	la = stats_line_addr(m, row->line);
 	/* The object holding this very byte: a line may hold several (that is false sharing). */
 	obj = om ? objmap_find(om, la + row->off) : stats_line_obj(m, row->line);
-	name = objmap_name(om, obj);
-	csv_lead(f, r, la, name);
-	g_free(name);
+	csv_lead(f, r, la, obj);
 	member = objmap_member(om, obj, la + row->off);
 	fputc(',', f);
 	csv_str(f, member ? member : "-");
