@@ -98,14 +98,6 @@ void objmap_set_layout(struct objmap *om, uint32_t i, const struct layout *layou
 	r->per_cpu = per_cpu;
 }
 
-/* The base of object @i (which exists). */
-static uint64_t obj_base(const struct objmap *om, uint32_t i)
-{
-	const struct obj_run *r = &om->runs[run_of(om, i)];
-
-	return r->base + (uint64_t)(i - r->first) * r->stride;
-}
-
 bool objmap_get(const struct objmap *om, uint32_t i, struct obj *o)
 {
 	const struct obj_run *r;
@@ -114,7 +106,8 @@ bool objmap_get(const struct objmap *om, uint32_t i, struct obj *o)
 		return false;
 	r = &om->runs[run_of(om, i)];
 	*o = (struct obj){r->name, r->sep ? (int32_t)(i - r->first) : -1, r->sep, r->type,
-			  obj_base(om, i), r->size, om->v[i].node, r->layout, r->per_cpu};
+			  r->base + (uint64_t)(i - r->first) * r->stride, r->size, om->v[i].node,
+			  r->layout, r->per_cpu};
 	return true;
 }
 
@@ -386,10 +379,11 @@ char *objmap_label(const struct objmap *om, uint32_t obj, uint64_t addr)
 {
 	g_autofree char *member = objmap_member(om, obj, addr);
 	g_autofree char *name = objmap_name(om, obj);
+	struct obj o;
 
-	if (!name)
+	if (!name || !objmap_get(om, obj, &o))
 		return g_strdup("-");
 	if (member)
 		return g_strdup_printf("%s.%s", name, member);
-	return g_strdup_printf("%s+0x%" PRIx64, name, addr - obj_base(om, obj));
+	return g_strdup_printf("%s+0x%" PRIx64, name, addr - o.base);
 }

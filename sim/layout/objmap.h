@@ -7,10 +7,10 @@
  *
  * Storage: objects are kept in runs.  A run is one object, or the instances of a per-cpu
  * object ("NAME@0" ... "NAME@255", or "NAME[0]" ...), a fixed stride apart, which share one
- * name, type, size and layout; only the home node and the place in address order are kept per
- * object.  A 256-CPU scenario with a thousand memcgs has a million per-cpu instances, and
- * their names alone (one allocation each) were most of its loading footprint.  Object indexes
- * are insertion order, instance by instance, as if each had been added alone.
+ * name, type, size and layout; only the home node is kept per object.  A 256-CPU scenario
+ * with a thousand memcgs has a million per-cpu instances, and their names alone (one
+ * allocation each) were most of its loading footprint.  Object indexes are insertion order,
+ * instance by instance, as if each had been added alone.
  */
 #ifndef C2C_OBJMAP_H
 #define C2C_OBJMAP_H

@@ -25,13 +25,12 @@ static bool inst_named(const struct obj_run *r, uint32_t k, const char *name)
 static int64_t run_inst_named(const struct obj_run *r, const char *name)
 {
 	size_t pl = strlen(r->name);
-	const char *num = name + pl + 1;
 	char *end;
 	guint64 k;
 
-	if (strncmp(name, r->name, pl) || name[pl] != r->sep || !g_ascii_isdigit(*num))
+	if (strncmp(name, r->name, pl) || name[pl] != r->sep || !g_ascii_isdigit(name[pl + 1]))
 		return -1;
-	k = g_ascii_strtoull(num, &end, 10);
+	k = g_ascii_strtoull(name + pl + 1, &end, 10);
 	if (strcmp(end, r->sep == '@' ? "" : "]") || k >= r->count ||
 	    !inst_named(r, (uint32_t)k, name))
 		return -1;
