@@ -84,8 +84,9 @@ static void heat(struct search *s, const struct run_result *r)
 	uint64_t unit = stats_line_size(r->mem);
 
 	for (uint32_t i = 0; i < r->objs->nr; i++) {
-		const struct obj *ob = &r->objs->v[i];
+		struct obj obj, *ob = &obj;
 
+		objmap_get(r->objs, i, ob);
 		for (uint32_t m = 0; ob->type && !strcmp(ob->type, s->o->strct) && m < l->nr; m++) {
 			uint64_t lo = ob->base + l->m[m].offset, hi = lo + MAX(l->m[m].size, 1);
 
@@ -123,7 +124,8 @@ bool suggest_profile(struct search *s, const struct run_result *r)
 			stats_orow(r->mem, o, &row);
 			a = base + row.off;
 			uint32_t i = objmap_find(r->objs, a), m;
-			const struct obj *ob = i != OBJ_NONE ? &r->objs->v[i] : NULL;
+			struct obj obj;
+			const struct obj *ob = objmap_get(r->objs, i, &obj) ? &obj : NULL;
 
 			if (ob && ob->type && !strcmp(ob->type, s->o->strct) &&
 			    (m = member_at(l, a - ob->base)) < l->nr)

@@ -54,21 +54,39 @@ void mstats_track(struct mstats *s, uint32_t l)
 	s->epoch++;
 }
 
+static int range_cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
 void mstats_track_objects(struct mstats *s, const struct objmap *om, const uint8_t *flag,
 			  bool all)
 {
+	uint64_t *r = NULL; /* (lo, hi) pairs */
+	uint32_t n = 0;
+	struct obj o;
+
 	g_assert(s->nr == 0);
 	s->track_all = all;
-	for (uint32_t k = 0; om && flag && k < om->nr; k++) {
-		const struct obj *o = &om->v[om->by_addr[k]]; /* by base: the ranges come sorted */
-
-		if (!flag[om->by_addr[k]])
-			continue;
-		s->track_lo = g_renew(uint64_t, s->track_lo, s->nr_track + 1);
-		s->track_hi = g_renew(uint64_t, s->track_hi, s->nr_track + 1);
-		s->track_lo[s->nr_track] = o->base;
-		s->track_hi[s->nr_track++] = o->base + (o->size ? o->size : 1);
+	for (uint32_t i = 0; om && flag && i < om->nr; i++)
+		if (flag[i] && objmap_get(om, i, &o)) {
+			r = g_renew(uint64_t, r, 2 * (n + 1));
+			r[2 * n] = o.base;
+			r[2 * n++ + 1] = o.base + (o.size ? o.size : 1);
+		}
+	/* Objects never overlap (objmap_seal): sorted by start, the ranges are disjoint. */
+	if (n)
+		qsort(r, n, 2 * sizeof(uint64_t), range_cmp);
+	s->track_lo = g_renew(uint64_t, s->track_lo, n);
+	s->track_hi = g_renew(uint64_t, s->track_hi, n);
+	for (uint32_t k = 0; k < n; k++) {
+		s->track_lo[k] = r[2 * k];
+		s->track_hi[k] = r[2 * k + 1];
 	}
+	s->nr_track = n;
+	g_free(r);
 }
 
 /* Does [@lo, @hi) hold a byte of an object tracked from the start?  The ranges are sorted

@@ -73,10 +73,13 @@ extern const char *const lock_kind_names[LOCK_KIND_COUNT + 1];
 /* Private buffers for `work` (page zeroing and the like), far from everything else. */
 #define WORK_BASE 0x20000000000ull
 
-/* A member's value when the run starts (kind and scenario `init:`, links; path.h). */
+/* A member's value when the run starts (kind and scenario `init:`, links; path.h), at @addr
+ * and, for the @count instances of a per-cpu object, every PERCPU_UNIT after it: one entry
+ * per value, not per CPU (seed 000 sets a quarter of a million per-cpu words). */
 struct ent_init {
 	uint64_t addr;
 	uint32_t size;
+	uint32_t count;         /* instances, a per-cpu unit apart (1: a plain object) */
 	uint64_t value;
 };
 

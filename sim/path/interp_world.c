@@ -31,7 +31,9 @@ void world_init(struct world *w, const struct program *prog, struct mem *mem,
 	mem->on_write_data = w;
 	/* Memory as the kernel leaves it when it creates the entities, before any access. */
 	for (uint32_t i = 0; i < ents->nr_init; i++)
-		mem_poke(mem, ents->init[i].addr, ents->init[i].size, ents->init[i].value);
+		for (uint32_t c = 0; c < ents->init[i].count; c++)
+			mem_poke(mem, ents->init[i].addr + (uint64_t)c * PERCPU_UNIT,
+				 ents->init[i].size, ents->init[i].value);
 }
 
 static void samples_release(struct samples *s)

@@ -207,12 +207,15 @@ static bool site_match(const struct run_result *r, uint32_t site, const char *wa
 static bool obj_match(const struct hl_def *d, const struct objmap *om, uint64_t addr)
 {
 	uint32_t i = om ? objmap_find(om, addr) : OBJ_NONE;
-	const struct obj *o = om && i != OBJ_NONE && i < om->nr ? &om->v[i] : NULL;
-	g_autofree char *member = NULL;
+	struct obj ob;
+	const struct obj *o = objmap_get(om, i, &ob) ? &ob : NULL;
+	g_autofree char *member = NULL, *name = NULL;
 
 	if (!d->object && !d->type && d->line < 0 && !d->member)
 		return true;
-	if (!o || (d->object && !g_pattern_match_simple(d->object, o->name)) ||
+	if (o && d->object)
+		name = objmap_name(om, i);
+	if (!o || (d->object && !g_pattern_match_simple(d->object, name)) ||
 	    (d->type && (!o->type || !g_pattern_match_simple(d->type, o->type))) ||
 	    (d->line >= 0 && (addr - o->base) / 64 != (uint64_t)d->line))
 		return false;

@@ -63,11 +63,6 @@ static const struct objmap *run_objs(const struct run_result *r)
 	return r->objs ? r->objs : r->mem->objs;
 }
 
-static const struct obj *obj_at(const struct objmap *om, uint32_t obj)
-{
-	return om && obj != OBJ_NONE && obj < om->nr ? &om->v[obj] : NULL;
-}
-
 static const char *site_name(const struct run_result *r, uint32_t site)
 {
 	return site < r->nr_sites && r->site_names && r->site_names[site] ? r->site_names[site]
@@ -127,7 +122,9 @@ static void summary_line(FILE *f, const struct run_result *r, uint32_t idx)
 	uint64_t la = stats_line_addr(r->mem, idx);
 	struct line_stats ls;
 	const uint64_t *c = ls.c;
-	const struct obj *o = obj_at(run_objs(r), stats_line_obj(r->mem, idx));
+	struct obj ob;
+	const struct obj *o = objmap_get(run_objs(r), stats_line_obj(r->mem, idx), &ob) ? &ob : NULL;
+	g_autofree char *name = objmap_name(run_objs(r), stats_line_obj(r->mem, idx));
 	char addr[32];
 
 	stats_line_all(r->mem, idx, &ls);
@@ -135,7 +132,7 @@ static void summary_line(FILE *f, const struct run_result *r, uint32_t idx)
 	fputs("      - {address: ", f);
 	y_str(f, addr);
 	fputs(", object: ", f);
-	y_str(f, o ? o->name : "-");
+	y_str(f, name ? name : "-");
 	fputs(", struct: ", f);
 	y_str(f, o && o->type ? o->type : "-");
 	fprintf(f, ", line: %" PRId64, o ? (int64_t)((la - o->base) / 64) : -1);
@@ -357,12 +354,14 @@ void output_summary(FILE *f, const struct scenario *sc, struct run_result *const
 
 /* ------------------------------------------------------------------ CSV tables */
 
-/* The columns every row starts with: variant, line address, object name. */
-static void csv_lead(FILE *f, const struct run_result *r, uint64_t addr, const struct obj *o)
+/* The columns every row starts with: variant, line address, name of object @obj. */
+static void csv_lead(FILE *f, const struct run_result *r, uint64_t addr, uint32_t obj)
 {
+	g_autofree char *name = objmap_name(run_objs(r), obj);
+
 	csv_str(f, r->variant ? r->variant : "default");
 	fprintf(f, ",0x%" PRIx64 ",", addr);
-	csv_str(f, o ? o->name : "-");
+	csv_str(f, name ? name : "-");
 }
 
 static bool line_touched(const struct mem *m, uint32_t l)
@@ -384,14 +383,16 @@ static void write_lines_csv(FILE *f, const struct wctx *w, const void *arg)
 		const struct mem *m = r->mem;
 
 		for (uint32_t l = 0; l < stats_nr_lines(m); l++) {
-			const struct obj *o = obj_at(run_objs(r), stats_line_obj(m, l));
+			uint32_t obj = stats_line_obj(m, l);
+			struct obj ob;
+			const struct obj *o = objmap_get(run_objs(r), obj, &ob) ? &ob : NULL;
 			uint64_t la = stats_line_addr(m, l);
 
 			/* A line only one CPU touched shares nothing: it is in the totals, not here
 			 * (a thousand memcgs on 256 CPUs would otherwise write gigabytes). */
 			if (!line_touched(m, l) || !report_line_shared(m, l))
 				continue;
-			csv_lead(f, r, la, o);
+			csv_lead(f, r, la, obj);
 			fprintf(f, ",%" PRId64 ",%" PRIu32, o ? (int64_t)((la - o->base) / 64) : -1,
 				stats_line_nr_cpus(m, l));
 			for (int k = 0; k < LS_COUNT; k++)
@@ -430,7 +431,7 @@ static void offsets_row(FILE *f, const struct run_result *r, uint32_t o)
 	la = stats_line_addr(m, row->line);
 	/* The object holding this very byte: a line may hold several (that is false sharing). */
 	obj = om ? objmap_find(om, la + row->off) : stats_line_obj(m, row->line);
-	csv_lead(f, r, la, obj_at(om, obj));
+	csv_lead(f, r, la, obj);
 	member = objmap_member(om, obj, la + row->off);
 	fputc(',', f);
 	csv_str(f, member ? member : "-");

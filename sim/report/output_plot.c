@@ -72,6 +72,7 @@ struct lay_row {
 	FILE *f;
 	const char *variant;
 	const struct obj *o;
+	const char *name;       /* the object's whole name */
 	struct layout_lib *lib;
 };
 
@@ -112,7 +113,7 @@ static void lay_members(const struct lay_row *lr, const struct lmember *m, uint3
 		}
 		csv_put(lr->f, lr->variant);
 		fputc(',', lr->f);
-		csv_put(lr->f, lr->o->name);
+		csv_put(lr->f, lr->name);
 		fputc(',', lr->f);
 		csv_put(lr->f, lr->o->type ? lr->o->type : "-");
 		fprintf(lr->f, ",0x%" PRIx64 ",", lr->o->base);
@@ -131,12 +132,17 @@ static void write_layout(FILE *f, struct run_result *const *runs, uint32_t nr)
 
 		for (uint32_t l = 0; om && l < stats_nr_lines(r->mem); l++) {
 			uint32_t obj = stats_line_obj(r->mem, l);
-			struct lay_row lr = {f, r->variant ? r->variant : "default", NULL, om->lib};
+			struct lay_row lr = {f, r->variant ? r->variant : "default", NULL, NULL,
+					     om->lib};
+			g_autofree char *name = NULL;
+			struct obj ob;
 
 			if (obj == OBJ_NONE || obj >= om->nr || !report_line_shared(r->mem, l) ||
 			    !g_hash_table_add(seen, GUINT_TO_POINTER(obj + 1)))
 				continue;
-			lr.o = &om->v[obj];
+			objmap_get(om, obj, &ob);
+			lr.o = &ob;
+			lr.name = name = objmap_name(om, obj);
 			if (lr.o->layout)
 				lay_members(&lr, lr.o->layout->m, lr.o->layout->nr, "", 0);
 		}

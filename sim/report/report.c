@@ -52,9 +52,12 @@ static const struct objmap *run_objs(const struct run_result *r)
 /* "name+0xOFF" for the start of a line inside object @obj, or "-".  Caller g_free()s. */
 static char *obj_label(const struct objmap *om, uint32_t obj, uint64_t addr)
 {
-	if (!om || obj == OBJ_NONE || obj >= om->nr)
+	g_autofree char *name = objmap_name(om, obj);
+	struct obj o;
+
+	if (!name || !objmap_get(om, obj, &o))
 		return g_strdup("-");
-	return g_strdup_printf("%s+0x%" PRIx64, om->v[obj].name, addr - om->v[obj].base);
+	return g_strdup_printf("%s+0x%" PRIx64, name, addr - o.base);
 }
 
 /* ------------------------------------------------------------------ selecting lines */
@@ -443,12 +446,12 @@ static void print_prow(FILE *f, const struct report_col *cols, const struct run_
 static const char *struct_line(const struct run_result *r, uint64_t addr, char *buf, size_t n)
 {
 	const struct objmap *om = run_objs(r);
-	uint32_t o = om ? objmap_find(om, addr) : OBJ_NONE;
+	uint32_t i = om ? objmap_find(om, addr) : OBJ_NONE;
+	struct obj o;
 
 	buf[0] = 0;
-	if (o != OBJ_NONE && om->v[o].type)
-		snprintf(buf, n, " (%s line %" PRIu64 ")", om->v[o].type,
-			 (addr - om->v[o].base) / 64);
+	if (objmap_get(om, i, &o) && o.type)
+		snprintf(buf, n, " (%s line %" PRIu64 ")", o.type, (addr - o.base) / 64);
 	return buf;
 }
 

@@ -52,7 +52,7 @@ static uint64_t entity_object(struct loader *ld, const char *ent, const struct k
 					(uint16_t)node, ko->placement >= 0,
 					(uint64_t)(ko->placement >= 0 ? ko->placement : 0), size);
 		o = objmap_add(&ld->v->objs, name, l->name, base, size ? size : 1, (uint16_t)node);
-		ld->v->objs.v[o].layout = l;
+		objmap_set_layout(&ld->v->objs, o, l, false);
 		return base;
 	}
 	base = PERCPU_BASE + ((ld->pcpu_next + al - 1) & ~(al - 1));
@@ -64,15 +64,9 @@ static uint64_t entity_object(struct loader *ld, const char *ent, const struct k
 		*ok = false;
 		return 0;
 	}
-	for (int c = 0; c < mc->nr_cpus; c++) {
-		g_autofree char *inst = g_strdup_printf("%s@%d", name, c);
-
-		o = objmap_add(&ld->v->objs, inst, l->name, base + (uint64_t)c * PERCPU_UNIT,
-			       l->size ? l->size : 1,
-			       (uint16_t)machine_socket_node(mc, machine_cpu_socket(mc, c)));
-		ld->v->objs.v[o].layout = l;
-		ld->v->objs.v[o].per_cpu = true;
-	}
+	o = objmap_add_run(&ld->v->objs, name, '@', l->name, base, PERCPU_UNIT,
+			   l->size ? l->size : 1, (uint32_t)mc->nr_cpus, scn_cpu_nodes(ld));
+	objmap_set_layout(&ld->v->objs, o, l, true);
 	return base;
 }
 
@@ -227,8 +221,10 @@ bool scn_load_entities(struct loader *ld, const struct yt_node *root)
 		scn_add_qnodes(ld);
 	ok = ok && scn_init_entities(ld, root);
 	if (ok && (bad = objmap_seal(&ld->v->objs)) != OBJ_NONE) {
+		g_autofree char *name = objmap_name(&ld->v->objs, bad);
+
 		err_set(ld->err, root->mark, "scenario: '%s' overlaps another object in memory",
-			ld->v->objs.v[bad].name);
+			name);
 		ok = false;
 	}
 	return ok;

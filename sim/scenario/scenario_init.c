@@ -20,15 +20,22 @@ static uint64_t ent_base(const struct loader *ld, uint32_t e, uint16_t o, int n)
 			(uint32_t)(k->obj[o].per_node ? n : 0)];
 }
 
-/* Seed 000 writes a quarter of a million values: the list grows geometrically, since a
- * realloc that cannot extend in place (ASan's never does) copies the whole list. */
-static void add_init(struct entities *es, uint64_t addr, uint32_t size, uint64_t value)
+/* @value at @addr, and at each of the @count - 1 per-cpu units after it.  The list grows
+ * geometrically, since a realloc that cannot extend in place (ASan's never does) copies the
+ * whole list. */
+static void add_init_n(struct entities *es, uint64_t addr, uint32_t size, uint64_t value,
+		       uint32_t count)
 {
 	if (es->nr_init == es->cap_init) {
 		es->cap_init = es->cap_init ? 2 * es->cap_init : 64;
 		es->init = g_renew(struct ent_init, es->init, es->cap_init);
 	}
-	es->init[es->nr_init++] = (struct ent_init){addr, size, value};
+	es->init[es->nr_init++] = (struct ent_init){addr, size, count, value};
+}
+
+static void add_init(struct entities *es, uint64_t addr, uint32_t size, uint64_t value)
+{
+	add_init_n(es, addr, size, value, 1);
 }
 
 /* The address of the member @l of entity @e's link object. */
@@ -101,27 +108,28 @@ static void apply_kinit(struct loader *ld, const struct kinit *ki, uint32_t e)
 		uint64_t addr = ent_base(ld, e, ki->obj, n) + ki->off + (uint64_t)n * ki->node_stride;
 		uint64_t v = kinit_value(ld, ki, e, n);
 
-		for (int c = 0; c < (ko->percpu ? mc->nr_cpus : 1); c++)
-			add_init(&ld->v->ents, addr + (uint64_t)c * PERCPU_UNIT, ki->size, v);
+		add_init_n(&ld->v->ents, addr, ki->size, v,
+			   ko->percpu ? (uint32_t)mc->nr_cpus : 1);
 	}
 }
 
 /* The entity a scenario `init:` key starts with ("child.memcg.memory.max"): the longest
- * entity name followed by a dot, or -1. */
-static int32_t key_entity(const struct entities *es, const char *key)
+ * entity name followed by a dot, or -1.  Each prefix that ends before a dot is looked up,
+ * longest first, so a thousand keys on a thousand entities cost a thousand lookups each at
+ * most a few long, not a million comparisons. */
+static int32_t key_entity(const struct loader *ld, const char *key)
 {
-	int32_t best = -1;
-	size_t best_len = 0;
+	g_autofree char *prefix = g_strdup(key);
+	char *dot;
 
-	for (uint32_t i = 0; i < es->nr; i++) {
-		size_t l = strlen(es->name[i]);
+	while ((dot = strrchr(prefix, '.'))) {
+		int32_t e;
 
-		if (l > best_len && !strncmp(key, es->name[i], l) && key[l] == '.') {
-			best = (int32_t)i;
-			best_len = l;
-		}
+		*dot = 0;
+		if (*prefix && (e = scn_entity_find(ld, prefix)) >= 0)
+			return e;
 	}
-	return best;
+	return -1;
 }
 
 /* The scenario's `init:`: ENTITY.OBJECT[.MEMBER]: VALUE, after the kinds' defaults. */
@@ -133,7 +141,7 @@ static bool scenario_init(struct loader *ld, const struct yt_node *m)
 		return false;
 	for (size_t i = 0; i < m->len; i++) {
 		const struct yt_node *key = m->pairs[i].key;
-		int32_t e = key_entity(es, key->str);
+		int32_t e = key_entity(ld, key->str);
 		struct yt_node rest;
 		struct kinit ki;
 

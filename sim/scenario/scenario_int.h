@@ -21,6 +21,7 @@ struct loader {
 	GHashTable *ent_ids;   /* entity name (owned by v->ents) -> id + 1 */
 	int32_t *last_child;   /* per entity: its youngest child (-1: none), for O(1) appends */
 	uint32_t ent_cap, base_cap; /* room in v->ents' per-entity and base arrays */
+	uint16_t *cpu_nodes; /* per CPU: the home node of its per-cpu unit (scn_cpu_nodes) */
 	struct c2c_err *err;
 };
 
@@ -38,6 +39,10 @@ enum alloc_kind { ALLOC_KMALLOC, ALLOC_KMEM_CACHE, ALLOC_PERCPU, ALLOC_STATIC, A
  * @placement bytes past a 128-byte boundary when @placed).  Can't fail.  (scenario_objs.c) */
 uint64_t scn_place_object(struct loader *ld, const struct layout *l, int alloc, uint16_t node,
 			  bool placed, uint64_t placement, uint64_t size);
+
+/* scn_cpu_nodes - per CPU, the home node of its per-cpu unit (the loader's, made once).
+ * Can't fail.  (scenario_objs.c) */
+const uint16_t *scn_cpu_nodes(struct loader *ld);
 
 /* scn_add_qnodes - the per-CPU MCS nodes of queued spinlocks, as objects. (scenario_objs.c) */
 void scn_add_qnodes(struct loader *ld);

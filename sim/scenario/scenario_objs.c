@@ -12,40 +12,74 @@
 #define REGION_BASE 0x10000000ull
 
 
-/* The object named @name: exact ("pn", "pn[1]", "counter"), or a per-cpu object by its bare
- * name, resolved through the CPU 0 instance (*stride tells the distance between CPUs). */
-static const struct obj *find_object(const struct variant *v, const char *name,
-				     uint64_t *stride)
+/* Does instance @k of run @r have the name @name? */
+static bool inst_named(const struct obj_run *r, uint32_t k, const char *name)
 {
-	size_t nl = strlen(name);
+	char suffix[16];
 
+	snprintf(suffix, sizeof(suffix), r->sep == '@' ? "@%u" : "[%u]", k);
+	return g_str_has_prefix(name, r->name) && !strcmp(name + strlen(r->name), suffix);
+}
+
+/* The instance of run @r whose whole name is @name, or -1. */
+static int64_t run_inst_named(const struct obj_run *r, const char *name)
+{
+	size_t pl = strlen(r->name);
+	char *end;
+	guint64 k;
+
+	if (strncmp(name, r->name, pl) || name[pl] != r->sep || !g_ascii_isdigit(name[pl + 1]))
+		return -1;
+	k = g_ascii_strtoull(name + pl + 1, &end, 10);
+	if (strcmp(end, r->sep == '@' ? "" : "]") || k >= r->count ||
+	    !inst_named(r, (uint32_t)k, name))
+		return -1;
+	return (int64_t)k;
+}
+
+/* The object named @name: exact ("pn", "pn[1]", "counter"), or a per-cpu object by its bare
+ * name, resolved through the CPU 0 instance (*stride tells the distance between CPUs).  The
+ * first such object in index order; a run's instances are in index order. */
+static bool find_object(const struct variant *v, const char *name, uint64_t *stride,
+			struct obj *o)
+{
 	*stride = 0;
-	for (uint32_t i = 0; i < v->objs.nr; i++) {
-		const struct obj *o = &v->objs.v[i];
+	for (uint32_t i = 0; i < v->objs.nr_runs; i++) {
+		const struct obj_run *r = &v->objs.runs[i];
+		int64_t k;
 
-		if (!strcmp(o->name, name) && !o->per_cpu)
-			return o;
-		if (o->per_cpu && !strncmp(o->name, name, nl) &&
-		    (!strcmp(o->name + nl, "[0]") || !strcmp(o->name, name))) {
-			*stride = strcmp(o->name, name) ? PERCPU_UNIT : 0;
-			return o;
+		if (!r->sep) {
+			if (r->per_cpu && g_str_has_prefix(r->name, name) &&
+			    !strcmp(r->name + strlen(name), "[0]"))
+				*stride = PERCPU_UNIT;
+			else if (strcmp(r->name, name))
+				continue;
+			return objmap_get(&v->objs, r->first, o);
 		}
+		/* A run's instances are per-cpu: "NAME[0]" answers the bare NAME. */
+		if (r->sep == '[' && !strcmp(r->name, name)) {
+			*stride = PERCPU_UNIT;
+			return objmap_get(&v->objs, r->first, o);
+		}
+		if ((k = run_inst_named(r, name)) >= 0)
+			return objmap_get(&v->objs, r->first + (uint32_t)k, o);
 	}
-	return NULL;
+	return false;
 }
 
 static void err_unknown_object(const struct variant *v, const struct yt_node *n,
 			       const char *what, const char *name, struct c2c_err *err)
 {
-	g_autofree const char **names = g_new0(const char *, v->objs.nr + 1);
+	char **names = g_new0(char *, v->objs.nr + 1);
 	const char *close;
 
 	for (uint32_t i = 0; i < v->objs.nr; i++)
-		names[i] = v->objs.v[i].name;
-	close = err_closest(name, names);
+		names[i] = objmap_name(&v->objs, i);
+	close = err_closest(name, (const char *const *)names);
 	err_set(err, n->mark, "%s: unknown object '%s' (expected a region or object name, or an "
 		"address%s%s%s)", what, name, close ? "; did you mean '" : "", close ? close : "",
 		close ? "'?" : "");
+	g_strfreev(names);
 }
 
 /*
@@ -57,7 +91,7 @@ bool scn_parse_target(const struct variant *v, const struct yt_node *n, const ch
 			 uint32_t *size, uint64_t *addr, uint64_t *stride, struct c2c_err *err)
 {
 	g_autofree char *name = NULL;
-	const struct obj *o;
+	struct obj ob, *o = &ob;
 	const char *rest;
 	uint64_t off = 0, msize = 8;
 
@@ -74,7 +108,7 @@ bool scn_parse_target(const struct variant *v, const struct yt_node *n, const ch
 	}
 	rest = n->str + strcspn(n->str, ".+");
 	name = g_strndup(n->str, (size_t)(rest - n->str));
-	if (!(o = find_object(v, name, stride))) {
+	if (!find_object(v, name, stride, o)) {
 		err_unknown_object(v, n, what, name, err);
 		return false;
 	}
@@ -114,6 +148,20 @@ bool scn_parse_target(const struct variant *v, const struct yt_node *n, const ch
 }
 
 
+/* Is there an object named @name, or NAME[...] (a per-cpu region's or counted object's
+ * instance)?  Regions come first in a scenario, so the map holds only regions here. */
+static bool region_named(const struct objmap *om, const char *name)
+{
+	for (uint32_t i = 0; i < om->nr; i++) {
+		g_autofree char *other = objmap_name(om, i);
+
+		if (!strcmp(other, name) ||
+		    (g_str_has_prefix(other, name) && other[strlen(name)] == '['))
+			return true;
+	}
+	return false;
+}
+
 static bool add_percpu_region(struct loader *ld, const struct yt_node *n, const char *what,
 			      const char *name, uint64_t size, uint64_t align)
 {
@@ -131,15 +179,8 @@ static bool add_percpu_region(struct loader *ld, const struct yt_node *n, const 
 			"(expected at most %llu per CPU)", what, off + size, PERCPU_QNODE);
 		return false;
 	}
-	for (int c = 0; c < mc->nr_cpus; c++) {
-		g_autofree char *inst = g_strdup_printf("%s[%d]", name, c);
-
-		uint32_t o = objmap_add(&ld->v->objs, inst, NULL,
-					PERCPU_BASE + (uint64_t)c * PERCPU_UNIT + off, size,
-					(uint16_t)machine_socket_node(mc, machine_cpu_socket(mc, c)));
-
-		ld->v->objs.v[o].per_cpu = true;
-	}
+	objmap_add_run(&ld->v->objs, name, '[', NULL, PERCPU_BASE + off, PERCPU_UNIT, size,
+		       (uint32_t)mc->nr_cpus, scn_cpu_nodes(ld));
 	ld->pcpu_next = off + size;
 	return true;
 }
@@ -173,13 +214,9 @@ static bool load_region(struct loader *ld, const struct yt_node *n, uint32_t i, 
 	}
 	if ((k = yt_get(n, "per_cpu")) && !yt_bool(k, what, &per_cpu, ld->err))
 		return false;
-	for (uint32_t o = 0; o < ld->v->objs.nr; o++) {
-		if (!strcmp(ld->v->objs.v[o].name, name) ||
-		    (g_str_has_prefix(ld->v->objs.v[o].name, name) &&
-		     ld->v->objs.v[o].name[strlen(name)] == '[')) {
-			err_set(ld->err, n->mark, "%s: region '%s' defined twice", what, name);
-			return false;
-		}
+	if (region_named(&ld->v->objs, name)) {
+		err_set(ld->err, n->mark, "%s: region '%s' defined twice", what, name);
+		return false;
 	}
 	if (per_cpu)
 		return add_percpu_region(ld, n, what, name, (uint64_t)size, (uint64_t)align);
@@ -378,24 +415,28 @@ static bool load_object(struct loader *ld, const struct yt_node *n, uint32_t i)
 			"2^64)", what, name, addr);
 		return false;
 	}
-	for (int64_t c = 0; c < (alloc == ALLOC_PERCPU ? mc->nr_cpus : count); c++) {
-		g_autofree char *inst = alloc == ALLOC_PERCPU || count > 1
-						? g_strdup_printf("%s[%" G_GINT64_FORMAT "]", name, c)
-						: g_strdup(name);
+	if (alloc == ALLOC_PERCPU) {
+		uint32_t o = objmap_add_run(&ld->v->objs, name, '[', l->name,
+					    PERCPU_BASE + percpu_offset(ld, l), PERCPU_UNIT,
+					    l->size ? l->size : 1, (uint32_t)mc->nr_cpus,
+					    scn_cpu_nodes(ld));
+
+		objmap_set_layout(&ld->v->objs, o, l, true);
+	}
+	for (int64_t c = 0; alloc != ALLOC_PERCPU && c < count; c++) {
+		g_autofree char *inst = count > 1 ? g_strdup_printf("%s[%" G_GINT64_FORMAT "]",
+								    name, c)
+						  : g_strdup(name);
 		uint64_t base = addr + (uint64_t)c * ((l->size + 63) & ~63ull);
-		uint16_t home = (uint16_t)node;
 		uint32_t o;
 
-		if (alloc == ALLOC_PERCPU) {
-			base = PERCPU_BASE + (uint64_t)c * PERCPU_UNIT + percpu_offset(ld, l);
-			home = (uint16_t)machine_socket_node(mc, machine_cpu_socket(mc, (int)c));
-		} else if (alloc != ALLOC_STATIC) {
-			base = scn_place_object(ld, l, alloc, home, yt_get(n, "placement") != NULL,
-						(uint64_t)placement, l->size);
-		}
-		o = objmap_add(&ld->v->objs, inst, l->name, base, l->size ? l->size : 1, home);
-		ld->v->objs.v[o].layout = l;
-		ld->v->objs.v[o].per_cpu = alloc == ALLOC_PERCPU;
+		if (alloc != ALLOC_STATIC)
+			base = scn_place_object(ld, l, alloc, (uint16_t)node,
+						yt_get(n, "placement") != NULL, (uint64_t)placement,
+						l->size);
+		o = objmap_add(&ld->v->objs, inst, l->name, base, l->size ? l->size : 1,
+			       (uint16_t)node);
+		objmap_set_layout(&ld->v->objs, o, l, false);
 	}
 	return alloc != ALLOC_PERCPU || percpu_reserve(ld, n, what, l);
 }
@@ -426,8 +467,10 @@ static bool load_objects(struct loader *ld, const struct yt_node *root)
 	}
 	bad = objmap_seal(&ld->v->objs);
 	if (bad != OBJ_NONE) {
+		g_autofree char *name = objmap_name(&ld->v->objs, bad);
+
 		err_set(ld->err, root->mark, "scenario: '%s' overlaps the object before it in memory "
-			"(expected disjoint regions and objects)", ld->v->objs.v[bad].name);
+			"(expected disjoint regions and objects)", name);
 		return false;
 	}
 	return true;
@@ -441,14 +484,21 @@ void scn_add_qnodes(struct loader *ld)
 {
 	const struct machine *mc = &ld->v->mc;
 
-	for (int c = 0; c < mc->nr_cpus; c++) {
-		g_autofree char *inst = g_strdup_printf("qnodes@%d", c);
-		uint32_t o = objmap_add(&ld->v->objs, inst, "mcs_spinlock",
-					PERCPU_BASE + PERCPU_QNODE + (uint64_t)c * PERCPU_UNIT, 16,
-					(uint16_t)machine_socket_node(mc, machine_cpu_socket(mc, c)));
+	objmap_add_run(&ld->v->objs, "qnodes", '@', "mcs_spinlock", PERCPU_BASE + PERCPU_QNODE,
+		       PERCPU_UNIT, 16, (uint32_t)mc->nr_cpus, scn_cpu_nodes(ld));
+}
 
-		ld->v->objs.v[o].per_cpu = true;
+const uint16_t *scn_cpu_nodes(struct loader *ld)
+{
+	const struct machine *mc = &ld->v->mc;
+
+	if (!ld->cpu_nodes) {
+		ld->cpu_nodes = g_new(uint16_t, mc->nr_cpus ? mc->nr_cpus : 1);
+		for (int c = 0; c < mc->nr_cpus; c++)
+			ld->cpu_nodes[c] = (uint16_t)machine_socket_node(mc,
+									 machine_cpu_socket(mc, c));
 	}
+	return ld->cpu_nodes;
 }
 
 bool scn_load_objects(struct loader *ld, const struct yt_node *root)
@@ -467,5 +517,7 @@ void scn_loader_release(struct loader *ld)
 		g_hash_table_destroy(ld->ent_ids);
 	ld->ent_ids = NULL;
 	g_free(ld->last_child);
+	g_free(ld->cpu_nodes);
+	ld->cpu_nodes = NULL;
 	ld->last_child = NULL;
 }

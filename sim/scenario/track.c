@@ -30,10 +30,11 @@ static bool mark_item(const struct yt_node *item, const struct objmap *om, uint8
 		return !yt_get(item, "line") && !yt_get(item, "member") && !yt_get(item, "site") &&
 		       !yt_get(item, "caller");
 	for (uint32_t i = 0; i < om->nr; i++) {
-		const struct obj *o = &om->v[i];
+		g_autofree char *name = obj ? objmap_name(om, i) : NULL;
+		struct obj o;
 
-		if ((!obj || g_pattern_match_simple(obj, o->name)) &&
-		    (!type || (o->type && g_pattern_match_simple(type, o->type))))
+		if (objmap_get(om, i, &o) && (!obj || g_pattern_match_simple(obj, name)) &&
+		    (!type || (o.type && g_pattern_match_simple(type, o.type))))
 			flag[i] = 1;
 	}
 	return true;

@@ -9,7 +9,7 @@
 #include "load_scale.h"
 #include "testutil.h"
 
-static const uint32_t sizes[LS_KIND_COUNT] = {65536, 40000, 100000};
+static const uint32_t sizes[LS_KIND_COUNT] = {65536, 40000, 100000, 40000};
 
 START_TEST(bench_load_scaling)
 {

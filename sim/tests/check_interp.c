@@ -68,9 +68,13 @@ START_TEST(interp_qnodes_are_named)
 		uint32_t o = objmap_find(r->objs, a), l = mem_line(r->mem, a);
 		g_autofree char *want = g_strdup_printf("qnodes@%d", c);
 
+		g_autofree char *name = objmap_name(r->objs, o);
+		struct obj ob;
+
 		ck_assert_uint_ne(o, OBJ_NONE);
-		ck_assert_str_eq(r->objs->v[o].name, want);
-		ck_assert_str_eq(r->objs->v[o].type, "mcs_spinlock");
+		ck_assert(objmap_get(r->objs, o, &ob));
+		ck_assert_str_eq(name, want);
+		ck_assert_str_eq(ob.type, "mcs_spinlock");
 		if (l != DIR_NONE)
 			hitm += (stats_line(r->mem, l, LS_HITM_LCL) + stats_line(r->mem, l, LS_HITM_RMT)) + stats_line(r->mem, l, LS_ST_RFO_HITM);
 	}

@@ -43,6 +43,7 @@ START_TEST(cli_and_variant_edits_are_identical)
 	struct layout_lib *lib = layout_lib_new();
 	struct c2c_err err = {0};
 	struct cmd c = {0};
+	struct obj o;
 
 	c2csim(&c, (const char *[]){"layout", "edit", PN, "--move", "on_tree:after:memcg", "--pad",
 				    "lruvec:128", "--group", "read_mostly:memcg,lruvec_stats_percpu:aligned",
@@ -60,7 +61,8 @@ START_TEST(cli_and_variant_edits_are_identical)
 	/* The group starts a line, on_tree follows memcg, the pad puts lruvec on a pair. */
 	ck_assert_ptr_nonnull(strstr(var, "\nmemcg\t0\t8\nlruvec_stats_percpu\t8\t8\non_tree\t64\t1\n"));
 	ck_assert_ptr_nonnull(strstr(var, "\nlruvec.lists[0].next\t128\t8\n"));
-	ck_assert_uint_eq(v->objs.v[0].layout->size,
+	ck_assert(objmap_get(&v->objs, 0, &o));
+	ck_assert_uint_eq(o.layout->size,
 			  layout_lib_get(v->lib, "mem_cgroup_per_node", (struct c2c_mark){0}, &err)->size);
 	layout_lib_free(lib);
 	scenario_free(sc);

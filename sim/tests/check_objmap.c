@@ -20,7 +20,7 @@ START_TEST(objmap_init_empty)
 	ck_assert_uint_eq(objmap_find(&om, 0x10000000), OBJ_NONE);
 	objmap_release(&om);
 	ck_assert_ptr_null(om.v);
-	ck_assert_ptr_null(om.by_addr);
+	ck_assert_ptr_null(om.flat);
 	ck_assert_uint_eq(om.nr, 0);
 	/* Releasing twice (a released map is an empty one) is harmless. */
 	objmap_release(&om);
@@ -34,6 +34,7 @@ START_TEST(objmap_add_copies)
 	struct objmap om;
 	char name[] = "counter", type[] = "struct mem_cgroup";
 	uint32_t a, b;
+	struct obj o;
 
 	objmap_init(&om);
 	a = objmap_add(&om, name, NULL, 0x1000, 64, 0);
@@ -42,14 +43,20 @@ START_TEST(objmap_add_copies)
 	type[0] = 'X';
 	ck_assert_uint_eq(a, 0);
 	ck_assert_uint_eq(b, 1);
-	ck_assert_str_eq(om.v[a].name, "counter");
-	ck_assert_ptr_null(om.v[a].type);
-	ck_assert_uint_eq(om.v[a].base, 0x1000);
-	ck_assert_uint_eq(om.v[a].size, 64);
-	ck_assert_uint_eq(om.v[a].node, 0);
-	ck_assert_str_eq(om.v[b].name, "memcg[3].pn[1]");
-	ck_assert_str_eq(om.v[b].type, "struct mem_cgroup");
-	ck_assert_uint_eq(om.v[b].node, 1);
+	ck_assert(objmap_get(&om, a, &o));
+	ck_assert_str_eq(o.name, "counter");
+	ck_assert_int_eq(o.inst, -1);
+	ck_assert_ptr_null(o.type);
+	ck_assert_uint_eq(o.base, 0x1000);
+	ck_assert_uint_eq(o.size, 64);
+	ck_assert_uint_eq(o.node, 0);
+	ck_assert(!o.per_cpu);
+	ck_assert(objmap_get(&om, b, &o));
+	ck_assert_str_eq(o.name, "memcg[3].pn[1]");
+	ck_assert_str_eq(o.type, "struct mem_cgroup");
+	ck_assert_uint_eq(o.node, 1);
+	ck_assert(!objmap_get(&om, 2, &o) && !objmap_get(&om, OBJ_NONE, &o));
+	ck_assert_ptr_null(objmap_name(&om, 2));
 	objmap_release(&om);
 }
 END_TEST
@@ -76,8 +83,137 @@ START_TEST(objmap_add_many)
 		ck_assert_uint_eq(objmap_find(&om, base + 0x7f), i);
 		ck_assert_uint_eq(objmap_find(&om, base + 0x80), OBJ_NONE);
 	}
-	ck_assert_str_eq(om.v[N - 1].name, "o[4999]");
+	{
+		g_autofree char *last = objmap_name(&om, N - 1);
+
+		ck_assert_str_eq(last, "o[4999]");
+	}
 	objmap_release(&om);
+}
+END_TEST
+
+/* A run: the instances of a per-cpu object, indexes in order after what came before, each
+ * its own object for lookups, names and homes; its layout set once for all. */
+START_TEST(objmap_add_run_instances)
+{
+	static const uint16_t nodes[4] = {0, 1, 1, 0};
+	struct objmap om;
+	struct obj o;
+	uint32_t first, last;
+
+	objmap_init(&om);
+	ck_assert_uint_eq(objmap_add(&om, "g", NULL, 0x100, 0x40, 1), 0);
+	first = objmap_add_run(&om, "cg[7].stats", '@', "memcg_vmstats_percpu", 0x10000, 0x1000,
+			       0x20, 4, nodes);
+	ck_assert_uint_eq(first, 1);
+	last = objmap_add_run(&om, "p", '[', NULL, 0x10040, 0x1000, 0x10, 4, nodes);
+	ck_assert_uint_eq(last, 5);
+	ck_assert_uint_eq(objmap_add(&om, "h", NULL, 0x200, 0x40, 0), 9);
+	objmap_set_layout(&om, 3, NULL, true);
+	ck_assert_uint_eq(objmap_seal(&om), OBJ_NONE);
+	for (uint32_t k = 0; k < 4; k++) {
+		g_autofree char *n1 = objmap_name(&om, first + k), *n2 = objmap_name(&om, last + k);
+		g_autofree char *w1 = g_strdup_printf("cg[7].stats@%u", k);
+		g_autofree char *w2 = g_strdup_printf("p[%u]", k);
+
+		ck_assert_str_eq(n1, w1);
+		ck_assert_str_eq(n2, w2);
+		ck_assert(objmap_get(&om, first + k, &o));
+		ck_assert_str_eq(o.type, "memcg_vmstats_percpu");
+		ck_assert_uint_eq(o.base, 0x10000 + 0x1000 * k);
+		ck_assert_uint_eq(o.size, 0x20);
+		ck_assert_uint_eq(o.node, nodes[k]);
+		ck_assert_int_eq(o.inst, (int)k);
+		ck_assert(o.per_cpu);
+		ck_assert_uint_eq(om.v[first + k].node, nodes[k]);
+		ck_assert_uint_eq(objmap_find(&om, 0x10000 + 0x1000 * k + 0x1f), first + k);
+		ck_assert_uint_eq(objmap_find(&om, 0x10000 + 0x1000 * k + 0x20), OBJ_NONE);
+		ck_assert_uint_eq(objmap_find(&om, 0x10040 + 0x1000 * k), last + k);
+	}
+	ck_assert_uint_eq(objmap_find(&om, 0x120), 0);
+	ck_assert_uint_eq(objmap_find(&om, 0x200), 9);
+	/* A run that overlaps: each instance of "q" runs into p[K]; p[0] is met first. */
+	objmap_add_run(&om, "q", '@', NULL, 0x10038, 0x1000, 0x10, 3, nodes);
+	ck_assert_uint_eq(objmap_seal(&om), 5);
+	objmap_release(&om);
+}
+END_TEST
+
+/* The reference: every object in one list sorted by (base, index), as the map answers. */
+struct ref_obj {
+	uint64_t base, size;
+	uint32_t idx;
+};
+
+static int ref_cmp(const void *a, const void *b)
+{
+	const struct ref_obj *x = a, *y = b;
+
+	if (x->base != y->base)
+		return x->base < y->base ? -1 : 1;
+	return x->idx < y->idx ? -1 : 1;
+}
+
+/* n objects at or below @addr in the sorted list */
+static uint32_t ref_below(const struct ref_obj *r, uint32_t n, uint64_t addr)
+{
+	uint32_t k = 0;
+
+	while (k < n && r[k].base <= addr)
+		k++;
+	return k;
+}
+
+/* Random maps of single objects and runs (some periodic, some not: other counts, strides
+ * or windows), overlapping or not: seal, find and find_in answer as the sorted list does. */
+START_TEST(objmap_index_matches_sorted_list)
+{
+	GRand *rng = g_rand_new_with_seed(11);
+
+	for (int round = 0; round < 300; round++) {
+		struct ref_obj ref[400];
+		uint16_t nodes[16] = {0};
+		struct objmap om;
+		uint32_t n = 0, bad = OBJ_NONE;
+
+		objmap_init(&om);
+		for (int o = 0; o < 12; o++) {
+			bool run = g_rand_boolean(rng);
+			uint32_t count = run ? (g_rand_int_range(rng, 0, 4) ? 8 : 5) : 1;
+			uint64_t stride = g_rand_int_range(rng, 0, 5) ? 0x1000 : 0x800;
+			uint64_t size = (uint64_t)g_rand_int_range(rng, 1, 0x180);
+			uint64_t base = (run && g_rand_int_range(rng, 0, 6) ? 0x40000 : 0x3f000) +
+					(uint64_t)g_rand_int_range(rng, 0, 0x1000) / 8 * 8;
+
+			if (!run)
+				base = (uint64_t)g_rand_int_range(rng, 0x3e000, 0x4a000);
+			if (run)
+				objmap_add_run(&om, "r", '@', NULL, base, stride, size, count, nodes);
+			else
+				objmap_add(&om, "o", NULL, base, size, 0);
+			for (uint32_t k = 0; k < count; k++)
+				ref[n + k] = (struct ref_obj){base + k * stride, size, n + k};
+			n += count;
+		}
+		qsort(ref, n, sizeof(ref[0]), ref_cmp);
+		for (uint32_t k = 1; k < n && bad == OBJ_NONE; k++)
+			if (ref[k - 1].base + ref[k - 1].size > ref[k].base)
+				bad = ref[k].idx;
+		ck_assert_uint_eq(objmap_seal(&om), bad);
+		for (int q = 0; q < 200; q++) {
+			uint64_t a = (uint64_t)g_rand_int_range(rng, 0x3d000, 0x4c000);
+			uint32_t k = ref_below(ref, n, a), want = OBJ_NONE, want_in;
+
+			if (k && a < ref[k - 1].base + ref[k - 1].size)
+				want = ref[k - 1].idx;
+			ck_assert_uint_eq(objmap_find(&om, a), want);
+			want_in = want != OBJ_NONE ? want
+				  : k < n && ref[k].base < a + 128 ? ref[k].idx : OBJ_NONE;
+			ck_assert_uint_eq(objmap_find_in(&om, a, a + 128), want_in);
+		}
+		objmap_release(&om);
+	}
+	g_rand_free(rng);
 }
 END_TEST
 
@@ -190,9 +326,13 @@ START_TEST(objmap_find_any_order)
 		uint64_t addr = addrs[k < n ? k : k < 2 * n ? 2 * n - 1 - k : (2 * k) % n];
 		uint32_t want = OBJ_NONE;
 
-		for (uint32_t o = 0; o < om.nr; o++)
-			if (addr >= om.v[o].base && addr < om.v[o].base + om.v[o].size)
+		for (uint32_t o = 0; o < om.nr; o++) {
+			struct obj ob;
+
+			ck_assert(objmap_get(&om, o, &ob));
+			if (addr >= ob.base && addr < ob.base + ob.size)
 				want = o;
+		}
 		ck_assert_msg(objmap_find(&om, addr) == want, "lookup %zu, 0x%lx: expected %u", k,
 			      (unsigned long)addr, want);
 	}
@@ -268,9 +408,11 @@ static Suite *objmap_suite(void)
 	tc = tcase(s, "objmap_add");
 	tcase_add_test(tc, objmap_add_copies);
 	tcase_add_test(tc, objmap_add_many);
+	tcase_add_test(tc, objmap_add_run_instances);
 	tc = tcase(s, "objmap_seal");
 	tcase_add_test(tc, objmap_seal_overlaps);
 	tcase_add_test(tc, objmap_seal_twice);
+	tcase_add_test(tc, objmap_index_matches_sorted_list);
 	tc = tcase(s, "objmap_find");
 	tcase_add_test(tc, objmap_find_boundaries);
 	tcase_add_test(tc, objmap_find_single);

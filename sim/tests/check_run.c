@@ -146,7 +146,9 @@ START_TEST(run_variant_per_cpu_instances)
 		obj = stats_line_obj(r->mem, line);
 		ck_assert_uint_ne(obj, DIR_NONE);
 		snprintf(name, sizeof(name), "mine[%d]", cpus[i]);
-		ck_assert_str_eq(v->objs.v[obj].name, name);
+		g_autofree char *oname = objmap_name(&v->objs, obj);
+
+		ck_assert_str_eq(oname, name);
 		/* Only its own CPU touched it, once per iteration. */
 		ck_assert_uint_eq(stats_line_nr_cpus(r->mem, line), 1);
 		ck_assert_uint_eq(stats_line(r->mem, line, LS_STORES), 50);

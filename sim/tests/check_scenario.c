@@ -90,11 +90,23 @@ static void assert_delay(const struct op *op, simtime_t min, simtime_t max)
 
 static uint32_t obj_named(const struct variant *v, const char *name)
 {
-	for (uint32_t i = 0; i < v->objs.nr; i++)
-		if (!strcmp(v->objs.v[i].name, name))
+	for (uint32_t i = 0; i < v->objs.nr; i++) {
+		g_autofree char *other = objmap_name(&v->objs, i);
+
+		if (!strcmp(other, name))
 			return i;
+	}
 	ck_abort_msg("no object %s", name);
 	return OBJ_NONE;
+}
+
+/* Object @i of @v (which must exist). */
+static struct obj obj_get(const struct variant *v, uint32_t i)
+{
+	struct obj o;
+
+	ck_assert(objmap_get(&v->objs, i, &o));
+	return o;
 }
 
 /* parse_cpu_list on the value of "v: @yaml" (file "cpus.yaml"), for a 16-CPU machine. */
@@ -218,10 +230,11 @@ START_TEST(scenario_load_regions)
 	ck_assert_uint_eq(v->report.lines, 10);
 	ck_assert_uint_eq(v->objs.nr, G_N_ELEMENTS(want) + 2 * 80);
 	for (size_t i = 0; i < G_N_ELEMENTS(want); i++) {
-		const struct obj *o = &v->objs.v[i];
+		struct obj ob = obj_get(v, i), *o = &ob;
+		g_autofree char *name = objmap_name(&v->objs, i);
 
-		ck_assert_str_eq(o->name, want[i].name);
-		ck_assert_msg(o->base == want[i].base, "%s at 0x%lx (expected 0x%lx)", o->name,
+		ck_assert_str_eq(name, want[i].name);
+		ck_assert_msg(o->base == want[i].base, "%s at 0x%lx (expected 0x%lx)", name,
 			      (unsigned long)o->base, (unsigned long)want[i].base);
 		ck_assert_uint_eq(o->size, want[i].size);
 		ck_assert_uint_eq(o->node, want[i].node);
@@ -247,12 +260,12 @@ START_TEST(scenario_load_per_cpu)
 		snprintf(q, sizeof(q), "q[%d]", c);
 		ip = obj_named(v, p);
 		iq = obj_named(v, q);
-		ck_assert_uint_eq(v->objs.v[ip].base, PERCPU_BASE + (uint64_t)c * PERCPU_UNIT);
-		ck_assert_uint_eq(v->objs.v[ip].size, 16);
-		ck_assert_uint_eq(v->objs.v[iq].base, PERCPU_BASE + (uint64_t)c * PERCPU_UNIT + 64);
-		ck_assert_uint_eq(v->objs.v[ip].node, node);
-		ck_assert_uint_eq(v->objs.v[iq].node, node);
-		ck_assert_uint_eq(objmap_find(&v->objs, v->objs.v[iq].base + 7), iq);
+		ck_assert_uint_eq(obj_get(v, ip).base, PERCPU_BASE + (uint64_t)c * PERCPU_UNIT);
+		ck_assert_uint_eq(obj_get(v, ip).size, 16);
+		ck_assert_uint_eq(obj_get(v, iq).base, PERCPU_BASE + (uint64_t)c * PERCPU_UNIT + 64);
+		ck_assert_uint_eq(obj_get(v, ip).node, node);
+		ck_assert_uint_eq(obj_get(v, iq).node, node);
+		ck_assert_uint_eq(objmap_find(&v->objs, obj_get(v, iq).base + 7), iq);
 	}
 	/* CPU 20 is on socket 1, CPU 40 (CPU 0's sibling) on socket 0. */
 	ck_assert_uint_eq(v->objs.v[obj_named(v, "p[20]")].node, 1);

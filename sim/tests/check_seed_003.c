@@ -68,11 +68,13 @@ static uint64_t calls(const struct run_result *r, const char *name)
 static uint64_t obj_line_stat(const struct run_result *r, const char *obj, uint64_t off, int s)
 {
 	for (uint32_t i = 0; i < r->objs->nr; i++) {
+		g_autofree char *name = objmap_name(r->objs, i);
+		struct obj o;
 		uint32_t l;
 
-		if (strcmp(r->objs->v[i].name, obj))
+		if (strcmp(name, obj) || !objmap_get(r->objs, i, &o))
 			continue;
-		l = mem_line(r->mem, r->objs->v[i].base + off);
+		l = mem_line(r->mem, o.base + off);
 		return l == DIR_NONE ? 0 : stats_line(r->mem, l, s);
 	}
 	ck_abort_msg("no object %s", obj);

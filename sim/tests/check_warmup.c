@@ -23,9 +23,13 @@ static struct run_result *run_warm(const char *file, const char *warmup, struct 
 
 static uint64_t region_addr(const struct scenario *sc, const char *name)
 {
-	for (uint32_t i = 0; i < sc->v[0].objs.nr; i++)
-		if (!strcmp(sc->v[0].objs.v[i].name, name))
-			return sc->v[0].objs.v[i].base;
+	for (uint32_t i = 0; i < sc->v[0].objs.nr; i++) {
+		g_autofree char *other = objmap_name(&sc->v[0].objs, i);
+		struct obj o;
+
+		if (!strcmp(other, name) && objmap_get(&sc->v[0].objs, i, &o))
+			return o.base;
+	}
 	ck_abort_msg("no region %s", name);
 	return 0;
 }

@@ -8,7 +8,8 @@
 #include "testutil.h"
 #include "yaml/ytree.h"
 
-const char *const ls_kind_names[LS_KIND_COUNT] = {"entities", "map-keys", "trace-lines"};
+const char *const ls_kind_names[LS_KIND_COUNT] = {"entities", "map-keys", "trace-lines",
+							    "set-keys"};
 
 static double host_now(void)
 {
@@ -24,6 +25,26 @@ static char *write_input(const char *dir, const char *name, const GString *text)
 
 	ck_assert(g_file_set_contents(path, text->str, (gssize)text->len, NULL));
 	return path;
+}
+
+/* What a variant's `set:` of @n new keys under one mapping does (scenario.c applies each
+ * with yt_set_path_node): @n overrides, each looking its path up in the growing mapping. */
+static void set_keys(uint32_t n)
+{
+	struct c2c_err err = {0};
+	struct yt_node *t = yt_load_string("ls", "x: {}", 5, &err), *x;
+
+	ck_assert_msg(t != NULL, "%s", err.msg);
+	for (uint32_t i = 0; i < n; i++) {
+		char key[32];
+
+		snprintf(key, sizeof(key), "x.K%u", i);
+		ck_assert_msg(yt_set_path(t, key, "1", "set", &err), "%s", err.msg);
+	}
+	x = yt_get(t, "x");
+	ck_assert_uint_eq(x->len, n);
+	ck_assert_ptr_eq(yt_get(x, "K0"), x->pairs[0].val);
+	yt_free(t);
 }
 
 static char *make_input(enum ls_kind kind, uint32_t n, const char *dir)
@@ -55,7 +76,7 @@ static char *make_input(enum ls_kind kind, uint32_t n, const char *dir)
 
 double ls_seconds(enum ls_kind kind, uint32_t n, const char *dir)
 {
-	g_autofree char *path = make_input(kind, n, dir);
+	g_autofree char *path = kind == LS_SET_KEYS ? NULL : make_input(kind, n, dir);
 	struct c2c_err err = {0};
 	double t0 = host_now();
 
@@ -64,6 +85,8 @@ double ls_seconds(enum ls_kind kind, uint32_t n, const char *dir)
 
 		ck_assert_msg(t && t->len == n, "%s", err.msg);
 		yt_free(t);
+	} else if (kind == LS_SET_KEYS) {
+		set_keys(n);
 	} else {
 		struct scenario *sc = scenario_load(path, NULL, 0, false, 0, &err);
 

@@ -1,6 +1,6 @@
 /*
  * load_scale.h - inputs of a chosen size for the loaders that used to be quadratic (issue 10,
- * item 12): many entities, a long YAML mapping, a long trace.  check_hostile.c bounds their
+ * item 12): many entities, a long YAML mapping, a long trace, a long variant `set:`.  check_hostile.c bounds their
  * time and bench_load.c prints it for two sizes, so linear growth shows as a ratio near the
  * size ratio.
  */
@@ -13,6 +13,7 @@ enum ls_kind {
 	LS_ENTITIES,   /* one scenario entity with count: N (children of one root) */
 	LS_MAP_KEYS,   /* one YAML mapping of N keys, parsed */
 	LS_TRACE,      /* a trace of N accesses, each its own code site on 8 lines, run */
+	LS_SET_KEYS,   /* N overrides (a variant's `set:`) adding keys to one mapping */
 	LS_KIND_COUNT
 };
 

@@ -81,6 +81,8 @@ static void node_clear(struct yt_node *n)
 		for (i = 0; i < n->len; i++)
 			yt_free(n->items[i]);
 	}
+	if (n->index)
+		g_hash_table_destroy(n->index);
 	g_free(n->pairs);
 	g_free(n->items);
 	g_free(n->str);
@@ -447,6 +449,11 @@ struct yt_node *yt_get(const struct yt_node *map, const char *key)
 
 	if (!map || map->kind != YT_MAP || !key)
 		return NULL;
+	if (map->index) { /* a long mapping an override searched (ytree_edit.c) */
+		gpointer at = g_hash_table_lookup(map->index, key);
+
+		return at ? map->pairs[GPOINTER_TO_SIZE(at) - 1].val : NULL;
+	}
 	for (i = 0; i < map->len; i++)
 		if (!strcmp(map->pairs[i].key->str, key))
 			return map->pairs[i].val;

@@ -55,6 +55,9 @@ struct yt_node {
 	struct yt_node **items; /* YT_SEQ */
 	size_t len;           /* number of pairs or items */
 	struct yt_strpool *pool; /* shared by all nodes of one tree; owns mark file names */
+	struct _GHashTable *index; /* YT_MAP: key text -> pair position + 1, made by an override
+				    * that looks a key up in a long mapping (ytree_edit.c), or
+				    * NULL; dropped when the node is cleared */
 };
 
 /* Parse a file.  Return: the root (a YT_MAP, YT_SEQ or YT_SCALAR) or NULL with @err set

@@ -8,7 +8,7 @@
 
 /* ---- Overrides ------------------------------------------------------------------- */
 
-/* Append one pair, growing the storage geometrically (yt_cap). */
+/* Append one pair, growing the storage geometrically (yt_cap).  @key is new to @map. */
 static void map_append(struct yt_node *map, struct yt_node *key, struct yt_node *val)
 {
 	if (map->len == yt_cap(map->len))
@@ -16,6 +16,36 @@ static void map_append(struct yt_node *map, struct yt_node *key, struct yt_node 
 	map->pairs[map->len].key = key;
 	map->pairs[map->len].val = val;
 	map->len++;
+	if (map->index)
+		g_hash_table_insert(map->index, key->str, GSIZE_TO_POINTER(map->len));
+}
+
+/* Mappings longer than this are searched through their index (yt_node.index), built once:
+ * a variant's `set:` of 40,000 keys under one mapping would otherwise scan it per key. */
+#define MAP_SCAN_KEYS 16
+
+/* The value of the first pair of @map whose key is @key (@len bytes), or NULL. */
+static struct yt_node *map_find(struct yt_node *map, const char *key, size_t len)
+{
+	gpointer at;
+
+	if (!map->index && map->len >= MAP_SCAN_KEYS) {
+		map->index = g_hash_table_new(g_str_hash, g_str_equal);
+		for (size_t k = map->len; k-- > 0;) /* the first of equal keys wins */
+			g_hash_table_insert(map->index, map->pairs[k].key->str,
+					    GSIZE_TO_POINTER(k + 1));
+	}
+	if (map->index) {
+		g_autofree char *text = g_strndup(key, len);
+
+		at = g_hash_table_lookup(map->index, text);
+		return at ? map->pairs[GPOINTER_TO_SIZE(at) - 1].val : NULL;
+	}
+	for (size_t k = 0; k < map->len; k++)
+		if (strlen(map->pairs[k].key->str) == len &&
+		    !strncmp(map->pairs[k].key->str, key, len))
+			return map->pairs[k].val;
+	return NULL;
 }
 
 /* One step of a parsed path: a key (key != NULL) or an index.  @end: offset just after it. */
@@ -126,16 +156,12 @@ static struct yt_node *descend(struct yt_node *cur, const char *path, const stru
 	const struct path_step *st = &steps[i];
 	char *name = step_name(path, steps, i);
 	struct yt_node *next = NULL;
-	size_t k;
 
 	if (st->key && cur->kind != YT_MAP) {
 		err_set(err, at, "path '%s': cannot descend into %s (%s) (expected a mapping)", path,
 			name, yt_kind_name(cur->kind));
 	} else if (st->key) {
-		for (k = 0; k < cur->len && !next; k++)
-			if (strlen(cur->pairs[k].key->str) == st->key_len &&
-			    !strncmp(cur->pairs[k].key->str, st->key, st->key_len))
-				next = cur->pairs[k].val;
+		next = map_find(cur, st->key, st->key_len);
 		*missing = !next;
 	} else if (cur->kind != YT_SEQ) {
 		err_set(err, at, "path '%s': cannot index %s (%s) (expected a sequence)", path, name,
