@@ -390,7 +390,7 @@ static void write_lines_csv(FILE *f, const struct wctx *w, const void *arg)
 
 			/* A line only one CPU touched shares nothing: it is in the totals, not here
 			 * (a thousand memcgs on 256 CPUs would otherwise write gigabytes). */
-			if (!line_touched(m, l) || !report_line_shared(m, l))
+			if (!report_line_shared(m, l) || !line_touched(m, l))
 				continue;
 			csv_lead(f, r, la, obj);
 			fprintf(f, ",%" PRId64 ",%" PRIu32, o ? (int64_t)((la - o->base) / 64) : -1,

@@ -69,9 +69,10 @@ void report_totals(const struct mem *m, uint64_t tot[LS_COUNT])
 
 bool report_line_shared(const struct mem *m, uint32_t idx)
 {
-	return stats_line_nr_cpus(m, idx) > 1 ||
+	/* A shared line always has its own record (mem/mstats.h): most lines have none. */
+	return stats_line_tracked(m, idx) && (stats_line_nr_cpus(m, idx) > 1 ||
 	       stats_line(m, idx, LS_HITM_LCL) + stats_line(m, idx, LS_HITM_RMT) ||
-	       stats_line(m, idx, LS_PF_HITM);
+	       stats_line(m, idx, LS_PF_HITM));
 }
 
 static uint32_t cpus_union(const struct mem *m, const uint32_t idx[2])
