@@ -7,9 +7,7 @@
 
 static inline uint32_t hash_line(uint64_t addr)
 {
-	uint64_t x = (addr >> 6) * 0x9e3779b97f4a7c15ull;
-
-	return (uint32_t)(x >> 32);
+	return dir_hash(addr);
 }
 
 void dir_init(struct dir *d, int nr_cores)

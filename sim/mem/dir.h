@@ -63,6 +63,20 @@ struct dir {
 void dir_init(struct dir *d, int nr_cores);
 void dir_release(struct dir *d);
 
+static inline uint32_t dir_hash(uint64_t addr)
+{
+	uint64_t x = (addr >> 6) * 0x9e3779b97f4a7c15ull;
+
+	return (uint32_t)(x >> 32);
+}
+
+/* dir_prefetch - start bringing @addr's first hash slot into the host's cache: a line's
+ * first touch probes a slot no recent access has read, a host cache miss. */
+static inline void dir_prefetch(const struct dir *d, uint64_t addr)
+{
+	__builtin_prefetch(&d->slot[dir_hash(addr) & d->slot_mask]);
+}
+
 /* dir_find - the index of @addr's entry, or DIR_NONE. */
 uint32_t dir_find(const struct dir *d, uint64_t addr);
 

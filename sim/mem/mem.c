@@ -27,6 +27,8 @@ static simtime_t demand(struct mem *m, int cpu, uint64_t addr, int event, uint32
 	uint32_t orow;
 
 	*line = DIR_NONE;
+	if (m->mc->pf.adjacent_line)
+		dir_prefetch(&m->dir, rq.la ^ m->gsize); /* the buddy the prefetcher may ask for */
 	if (!m->hit_fast || !mem_hit(m, &rq, &o))
 		mem_request(m, &rq, &o);
 	if (m->failed)
