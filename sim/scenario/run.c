@@ -35,6 +35,7 @@ struct thread {
 	/* run-ahead past queued events (runahead.h) */
 	bool priv;             /* its core's steps commute with every other core's */
 	uint8_t *known;        /* per op: mem_access_known said yes (it stays yes) */
+	uint32_t nr_settled;   /* its ops before this one are all known (or delays) */
 	struct thread *sib;    /* the next thread on its core (a ring; itself when alone) */
 	uint64_t lseq;         /* that count at the push of its next step: ties in the ring */
 	simtime_t ptime;       /* the time of its next step, when live */
@@ -118,6 +119,34 @@ static bool clock_passes_max(struct sim *sim, const struct thread *t, simtime_t 
 	return true;
 }
 
+/* Does @t's operation @pc make nothing new (mem_access_known; a delay touches nothing)?
+ * Cached in t->known: the answer stays yes. */
+static bool op_known(struct sim *sim, struct thread *t, uint32_t pc)
+{
+	const struct op *op = &t->a->ops[pc];
+
+	if (op->kind == OP_DELAY || t->known[pc])
+		return true;
+	if (!mem_access_known(sim->mem, op->addr + (uint64_t)t->cpu * op->cpu_stride, op->size,
+			      op->site, DIR_NONE))
+		return false;
+	t->known[pc] = 1;
+	return true;
+}
+
+/* Is @t, a thread whose core may run ahead, settled: is every operation of its loop known?
+ * Then each step it will ever run commutes with every other core's events (runahead.h), and
+ * so does the order of its ties.  One new look per call, so a thread that is not settled
+ * yet costs one lookup per step. */
+static bool thread_settled(struct sim *sim, struct thread *t)
+{
+	if (t->ra.settled)
+		return true;
+	while (t->nr_settled < t->a->nr_ops && op_known(sim, t, t->nr_settled))
+		t->nr_settled++;
+	return t->ra.settled = t->nr_settled == t->a->nr_ops;
+}
+
 /* Schedule @t's next step at @next, pushed by its step at @pusher, unless the end time cuts
  * it or the clock overflows.  Run-ahead: a step strictly earlier than every queued event is
  * the event evq_pop() would return next, so it is dispatched without the queue
@@ -139,9 +168,11 @@ static void schedule(struct sim *sim, struct thread *t, simtime_t next, simtime_
 		return;
 	}
 	t->ra.pusher = pusher;
+	if (t->priv)
+		thread_settled(sim, t);
 	sim->tie |= sim->pending && ra_tie(sim->pending, &t->ra, next, pusher);
 	evq_push_from(sim->q, next, pusher, thread_step, t, t->gen);
-	if (pusher > evq_now(sim->q))
+	if (pusher > evq_now(sim->q) && !t->ra.settled)
 		ra_pending_add(sim->pending, &t->ra, next);
 }
 
@@ -151,19 +182,12 @@ static void schedule(struct sim *sim, struct thread *t, simtime_t next, simtime_
  * It counts as dispatched, as its event would have. */
 static bool run_early(struct sim *sim, struct thread *t, simtime_t next)
 {
-	const struct op *op = &t->a->ops[t->pc];
-
 	if (!t->priv || !t->live || (sim->v->end_time && next >= sim->v->end_time) ||
 	    next > SIMTIME_MAX || next > sim->max_time || (sim->warm_pending && next >= sim->v->warmup) ||
 	    sim->q->dispatched >= sim->lim->events ||
-	    !(sim->q->dispatched % RUNWATCH_EVENTS) || sim_stopped(sim))
+	    !(sim->q->dispatched % RUNWATCH_EVENTS) || sim_stopped(sim) ||
+	    !op_known(sim, t, t->pc))
 		return false;
-	if (op->kind != OP_DELAY && !t->known[t->pc]) {
-		if (!mem_access_known(sim->mem, op->addr + (uint64_t)t->cpu * op->cpu_stride,
-				      op->size, op->site, DIR_NONE))
-			return false;
-		t->known[t->pc] = 1;
-	}
 	sim->q->dispatched++;
 	sim->ran_ahead++;
 	return true;
