@@ -31,7 +31,6 @@ struct thread {
 	uint32_t pc;
 	int cpu;
 	bool in_call;          /* a path call of the loop is running */
-	struct ptask pt;     /* its interpreter state */
 	/* run-ahead past queued events (runahead.h) */
 	bool priv;             /* its core's steps commute with every other core's */
 	uint8_t *known;        /* per op: mem_access_known said yes (it stays yes) */
@@ -44,6 +43,7 @@ struct thread {
 	uint64_t gen;          /* its queued event's arg; a step run ahead makes it stale */
 	struct ra_thread ra;   /* its step times, and its queued step if a step run ahead
 				* pushed it (runahead.h) */
+	struct ptask pt;       /* its interpreter state (large: after what every step reads) */
 };
 
 struct sim {
@@ -222,7 +222,8 @@ static bool thread_op(struct sim *sim, struct thread *t, simtime_t now, simtime_
 	const struct op *op = &t->a->ops[t->pc];
 	simtime_t next, d;
 
-	ra_step(&t->ra, now);
+	if (!t->ra.settled)
+		ra_step(&t->ra, now); /* only unsettled threads' ties are told (ra_tie) */
 	if (op->kind == OP_CALL) {
 		if (!t->in_call) {
 			interp_call(&t->pt, (uint32_t)op->call, op->args, now);
