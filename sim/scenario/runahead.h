@@ -19,6 +19,14 @@
  * have put it, except another core's step at the same time pushed by a step at the same
  * time: ra_tie() tells those apart by the threads' last RA_HISTORY step times, as the queue
  * would, and when it cannot, run.c stops and runs the variant again without run-ahead.
+ * Most ties need no telling.  A thread is settled once every operation of its loop is known
+ * (raw operations touch a fixed set of lines and rows, which are never removed): from then
+ * on each of its steps commutes with every other core's events.  A tie swapped against the
+ * queue's order swaps only the sequence numbers of the two steps' pushes, so what can come
+ * out of order later is only the same two threads' later steps, again a pair with a settled
+ * thread in it; the order of every pair of unsettled steps stays the queue's.  So ra_tie()
+ * tells only ties of two unsettled threads (in practice: first touches in a run's first
+ * iterations), settled threads keep no step history and put nothing in the pending table.
  */
 #ifndef C2C_RUNAHEAD_H
 #define C2C_RUNAHEAD_H

@@ -314,7 +314,7 @@ END_TEST
 
 /* ---- run-ahead (runahead.h) ------------------------------------------------------------- */
 
-/* Variant @v of unit-runahead.yaml with run-ahead on and off (the invariant checks off: they
+/* Variant @variant of test scenario @file with run-ahead on and off (the invariant checks off: they
  * turn run-ahead past queued events off): the same run, statistics and Pareto rows. */
 static void runahead_same(const char *file, const char *variant, uint64_t *ran_ahead,
 			  uint64_t *events)
