@@ -4,7 +4,6 @@
 #include <assert.h>
 #include <glib.h>
 #include <errno.h>
-#include <string.h>
 #include <sys/mman.h>
 
 void pcache_init(struct pcache *c, uint32_t sets, uint32_t ways, uint32_t shift)
@@ -15,7 +14,6 @@ void pcache_init(struct pcache *c, uint32_t sets, uint32_t ways, uint32_t shift)
 	c->set_mask = sets - 1;
 	c->shift = shift;
 	c->clock = 0;
-	memset(c->memo, 0, sizeof(c->memo));
 	/* An anonymous mapping is zero pages until written, so big L2s on many cores cost only
 	 * what is touched.  calloc is not: once a large block has been freed, glibc raises its
 	 * mmap threshold and serves the next one from the heap, zeroing every byte, so each

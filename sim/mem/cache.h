@@ -25,15 +25,9 @@ struct cway {
 	uint8_t pf;       /* filled by a prefetch and not yet used by a demand access */
 };
 
-/* Ways pcache_lookup() found lately, by low line-address bits: a way holds a line exactly
- * when its tag says so (a line is in one way at most), so a remembered way whose tag still
- * matches is the lookup's answer without the scan of its set. */
-#define PCACHE_MEMO 16
-
 struct pcache {
 	uint32_t sets, ways, set_mask, shift; /* shift: log2 of the coherence unit */
 	uint64_t clock;
-	struct cway *memo[PCACHE_MEMO]; /* a way found for its slot's lines, or NULL */
 	struct cway *way; /* sets * ways, mapped (pcache_init) */
 	size_t way_bytes; /* the mapping's length */
 };
@@ -50,16 +44,12 @@ static inline struct cway *pcache_set(struct pcache *c, uint64_t line_addr)
 /* pcache_lookup - the way holding @line_addr, or NULL. */
 static inline struct cway *pcache_lookup(struct pcache *c, uint64_t line_addr)
 {
-	struct cway **m = &c->memo[(line_addr >> c->shift) & (PCACHE_MEMO - 1)];
-	struct cway *w;
+	struct cway *w = pcache_set(c, line_addr);
 	uint64_t tag = line_addr + 1;
 
-	if (*m && (*m)->tag == tag)
-		return *m;
-	w = pcache_set(c, line_addr);
 	for (uint32_t i = 0; i < c->ways; i++)
 		if (w[i].tag == tag)
-			return *m = &w[i];
+			return &w[i];
 	return NULL;
 }
 
