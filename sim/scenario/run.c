@@ -119,8 +119,7 @@ static bool clock_passes_max(struct sim *sim, const struct thread *t, simtime_t 
 	return true;
 }
 
-/* Does @t's operation @pc make nothing new (mem_access_known; a delay touches nothing)?
- * Cached in t->known: the answer stays yes. */
+/* Does @t's op @pc make nothing new (mem_access_known; delays touch nothing)?  Cached. */
 static bool op_known(struct sim *sim, struct thread *t, uint32_t pc)
 {
 	const struct op *op = &t->a->ops[pc];
@@ -134,10 +133,8 @@ static bool op_known(struct sim *sim, struct thread *t, uint32_t pc)
 	return true;
 }
 
-/* Is @t, a thread whose core may run ahead, settled: is every operation of its loop known?
- * Then each step it will ever run commutes with every other core's events (runahead.h), and
- * so does the order of its ties.  One new look per call, so a thread that is not settled
- * yet costs one lookup per step. */
+/* Is @t (its core may run ahead) settled: every op of its loop known, so that each step it
+ * will run commutes with other cores' events (runahead.h)?  One op looked at per call. */
 static bool thread_settled(struct sim *sim, struct thread *t)
 {
 	if (t->ra.settled)
