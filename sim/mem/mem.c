@@ -117,11 +117,6 @@ bool mem_access_known(const struct mem *m, int cpu, uint64_t addr, uint32_t size
 	}
 }
 
-uint32_t mem_known_epoch(const struct mem *m)
-{
-	return m->st.epoch;
-}
-
 void mem_track_lines(struct mem *m, const uint8_t *flag, bool all)
 {
 	mstats_track_objects(&m->st, m->objs, flag, all);

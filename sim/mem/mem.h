@@ -179,12 +179,13 @@ static inline simtime_t mem_access(struct mem *m, int cpu, uint64_t addr, uint32
  * directory entry, and each of its lines either has the Pareto row it would add to or has no
  * statistics of its own and only @cpu touched it (mstats.h)?  Then the access changes only
  * the state of those lines (and the caches and store buffer of its CPU), never the order of
- * directory lines or Pareto rows, which follows first touch.  Run-ahead (scenario/run.c)
- * relies on it; a true answer stays true while mem_known_epoch() is unchanged.  Can't fail. */
+ * directory lines, which follows first touch.  Run-ahead (scenario/run.c) relies on it, for
+ * cores whose lines no other core touches; there a true answer stays true, but for a line
+ * the core's SMT siblings share, which its second CPU's access makes shared: the rows it then
+ * gains come in the order the siblings' accesses come, and the reports order rows by their
+ * key (offset, site, caller), never by when they were made.  Can't fail. */
 bool mem_access_known(const struct mem *m, int cpu, uint64_t addr, uint32_t size,
 		      uint32_t site, uint32_t caller);
-/* mem_known_epoch - changes whenever a true mem_access_known() answer may turn false. */
-uint32_t mem_known_epoch(const struct mem *m);
 
 /* mem_track_lines - which lines keep statistics of their own (mstats_track_objects): from
  * now on only shared ones and those holding a byte of an object @flag marks (per index of the

@@ -51,7 +51,6 @@ void mstats_track(struct mstats *s, uint32_t l)
 	memset(r, 0, sizeof(*r));
 	r->first_orow = r->hi = DIR_NONE;
 	s->rec_of[l] = s->nr_recs++;
-	s->epoch++;
 }
 
 static int range_cmp(const void *a, const void *b)
@@ -307,7 +306,6 @@ void mstats_reset_counts(struct mstats *s)
 
 void mstats_reset_cpus(struct mstats *s)
 {
-	s->epoch++; /* an untracked line's next access no longer finds its CPU there */
 	if (s->nr)
 		memset(s->cpus, 0xff, sizeof(cpuset_t) * s->nr);
 	if (s->nr_orows)

@@ -75,7 +75,6 @@ struct mstats {
 	bool track_all;          /* every line has a record from its first touch (the default) */
 	uint64_t *track_lo, *track_hi; /* sorted disjoint [lo, hi): objects tracked from the start */
 	uint32_t nr_track;
-	uint32_t epoch;          /* bumped when a line gets a record or CPUs are forgotten */
 	struct orow_rec *orow;   /* Pareto rows: (line, offset, site, caller) of tracked lines */
 	cpuset_t *orow_cpus;     /* per row */
 	uint32_t nr_orows, cap_orows;

@@ -125,12 +125,18 @@ static void push_frame(struct ptask *t, uint32_t path, const int64_t *args, uint
 		       int16_t ret_dst, simtime_t now)
 {
 	struct frame *f = &t->frames[t->depth++];
+	uint32_t n = t->w->prog->paths[path].nr_locals;
 
-	memset(f, 0, sizeof(*f));
+	/* Only the path's locals are ever read (its code names no others): zero those, not
+	 * all PATH_MAX_LOCALS of them, on every call. */
+	n = n > nr ? n : nr;
 	f->path = path;
+	f->pc = 0;
 	f->ret_dst = ret_dst;
 	f->start = now;
 	memcpy(f->locals, args, sizeof(int64_t) * nr);
+	memset(f->locals + nr, 0, sizeof(int64_t) * (n - nr));
+	memset(f->ready, 0, sizeof(simtime_t) * n);
 	t->w->pstats[path].calls++;
 }
 

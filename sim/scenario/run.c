@@ -31,11 +31,10 @@ struct thread {
 	uint32_t pc;
 	int cpu;
 	bool in_call;          /* a path call of the loop is running */
-	struct ptask pt;     /* its interpreter state */
 	/* run-ahead past queued events (runahead.h) */
 	bool priv;             /* its core's steps commute with every other core's */
-	uint32_t *known;       /* per op: 1 + the mem_known_epoch() at which mem_access_known
-				* said yes (it stays yes within that epoch), else 0 */
+	uint8_t *known;        /* per op: mem_access_known said yes (it stays yes) */
+	uint32_t nr_settled;   /* its ops before this one are all known (or delays) */
 	struct thread *sib;    /* the next thread on its core (a ring; itself when alone) */
 	uint64_t lseq;         /* that count at the push of its next step: ties in the ring */
 	simtime_t ptime;       /* the time of its next step, when live */
@@ -44,6 +43,7 @@ struct thread {
 	uint64_t gen;          /* its queued event's arg; a step run ahead makes it stale */
 	struct ra_thread ra;   /* its step times, and its queued step if a step run ahead
 				* pushed it (runahead.h) */
+	struct ptask pt;       /* its interpreter state (large: after what every step reads) */
 };
 
 struct sim {
@@ -119,6 +119,31 @@ static bool clock_passes_max(struct sim *sim, const struct thread *t, simtime_t 
 	return true;
 }
 
+/* Does @t's op @pc make nothing new (mem_access_known; delays touch nothing)?  Cached. */
+static bool op_known(struct sim *sim, struct thread *t, uint32_t pc)
+{
+	const struct op *op = &t->a->ops[pc];
+
+	if (op->kind == OP_DELAY || t->known[pc])
+		return true;
+	if (!mem_access_known(sim->mem, t->cpu, op->addr + (uint64_t)t->cpu * op->cpu_stride,
+			      op->size, op->site, DIR_NONE))
+		return false;
+	t->known[pc] = 1;
+	return true;
+}
+
+/* Is @t (its core may run ahead) settled: every op of its loop known, so that each step it
+ * will run commutes with other cores' events (runahead.h)?  One op looked at per call. */
+static bool thread_settled(struct sim *sim, struct thread *t)
+{
+	if (t->ra.settled)
+		return true;
+	while (t->nr_settled < t->a->nr_ops && op_known(sim, t, t->nr_settled))
+		t->nr_settled++;
+	return t->ra.settled = t->nr_settled == t->a->nr_ops;
+}
+
 /* Schedule @t's next step at @next, pushed by its step at @pusher, unless the end time cuts
  * it or the clock overflows.  Run-ahead: a step strictly earlier than every queued event is
  * the event evq_pop() would return next, so it is dispatched without the queue
@@ -140,9 +165,11 @@ static void schedule(struct sim *sim, struct thread *t, simtime_t next, simtime_
 		return;
 	}
 	t->ra.pusher = pusher;
+	if (t->priv)
+		thread_settled(sim, t);
 	sim->tie |= sim->pending && ra_tie(sim->pending, &t->ra, next, pusher);
 	evq_push_from(sim->q, next, pusher, thread_step, t, t->gen);
-	if (pusher > evq_now(sim->q))
+	if (pusher > evq_now(sim->q) && !t->ra.settled)
 		ra_pending_add(sim->pending, &t->ra, next);
 }
 
@@ -152,20 +179,12 @@ static void schedule(struct sim *sim, struct thread *t, simtime_t next, simtime_
  * It counts as dispatched, as its event would have. */
 static bool run_early(struct sim *sim, struct thread *t, simtime_t next)
 {
-	const struct op *op = &t->a->ops[t->pc];
-
 	if (!t->priv || !t->live || (sim->v->end_time && next >= sim->v->end_time) ||
 	    next > SIMTIME_MAX || next > sim->max_time || (sim->warm_pending && next >= sim->v->warmup) ||
 	    sim->q->dispatched >= sim->lim->events ||
-	    !(sim->q->dispatched % RUNWATCH_EVENTS) || sim_stopped(sim))
+	    !(sim->q->dispatched % RUNWATCH_EVENTS) || sim_stopped(sim) ||
+	    !op_known(sim, t, t->pc))
 		return false;
-	if (op->kind != OP_DELAY && t->known[t->pc] != mem_known_epoch(sim->mem) + 1) {
-		if (!mem_access_known(sim->mem, t->cpu,
-				      op->addr + (uint64_t)t->cpu * op->cpu_stride, op->size,
-				      op->site, DIR_NONE))
-			return false;
-		t->known[t->pc] = mem_known_epoch(sim->mem) + 1;
-	}
 	sim->q->dispatched++;
 	sim->ran_ahead++;
 	return true;
@@ -200,7 +219,8 @@ static bool thread_op(struct sim *sim, struct thread *t, simtime_t now, simtime_
 	const struct op *op = &t->a->ops[t->pc];
 	simtime_t next, d;
 
-	ra_step(&t->ra, now);
+	if (!t->ra.settled)
+		ra_step(&t->ra, now); /* only unsettled threads' ties are told (ra_tie) */
 	if (op->kind == OP_CALL) {
 		if (!t->in_call) {
 			interp_call(&t->pt, (uint32_t)op->call, op->args, now);
@@ -382,21 +402,6 @@ static uint8_t *smt_sharing(const struct variant *v)
 	return shared;
 }
 
-static void result_init(struct run_result *r, const struct variant *v)
-{
-	r->variant = g_strdup(v->name);
-	r->mc = &v->mc;
-	r->objs = &v->objs;
-	r->site_names = v->site_names;
-	r->nr_sites = v->nr_sites;
-	r->nr_actors = v->nr_actors;
-	r->actors = g_new0(struct actor_result, v->nr_actors);
-	for (uint32_t a = 0; a < v->nr_actors; a++) {
-		r->actors[a].name = g_strdup(v->actors[a].name);
-		r->actors[a].nr_threads = v->actors[a].nr_cpus;
-	}
-}
-
 /* May @ev, just popped, be dispatched within the scenario's event and time limits?  If not,
  * the run stops as a failure of the memory system would (mem->failed), marked as a limit. */
 static bool within_limits(struct sim *sim, const struct event *ev)
@@ -460,7 +465,7 @@ static struct thread *threads_start(struct sim *sim, struct run_result *r, uint3
 			if (sim->world)
 				pthread_init(&th[n].pt, sim->world, &th[n], th[n].cpu);
 			if (th[n].priv)
-				th[n].known = g_new0(uint32_t, v->actors[a].nr_ops);
+				th[n].known = g_new0(uint8_t, v->actors[a].nr_ops);
 			th[n].live = th[n].queued = true;
 			evq_push(sim->q, 0, thread_step, &th[n], 0);
 		}
@@ -513,7 +518,7 @@ static struct run_result *run_once(const struct scenario *sc, uint32_t vi, bool 
 	struct thread *th;
 	struct event ev;
 
-	result_init(r, v);
+	run_result_init(r, v);
 	sim.mem = r->mem = mem_new(&v->mc, &v->objs, check);
 	sim.mem->lim = &sc->limits;
 	run_track_lines(sim.mem, sc, v);
@@ -574,20 +579,4 @@ struct run_result *run_variant(const struct scenario *sc, uint32_t vi, bool chec
 	if (tie)
 		r = run_once(sc, vi, check, false, &tie, err);
 	return r;
-}
-
-void run_result_free(struct run_result *r)
-{
-	if (!r)
-		return;
-	for (uint32_t a = 0; a < r->nr_actors; a++)
-		g_free(r->actors[a].name);
-	g_free(r->actors);
-	if (r->world) {
-		world_release(r->world);
-		g_free(r->world);
-	}
-	mem_free(r->mem);
-	g_free(r->variant);
-	g_free(r);
 }

@@ -48,6 +48,9 @@ struct run_result {
 	const struct program *prog; /* the variant's path program (owned by the scenario) */
 };
 
+/* run_result_init - @r (zeroed) named and sized for variant @v, before its run. */
+void run_result_init(struct run_result *r, const struct variant *v);
+
 /* run_track_lines - tell @m which lines of variant @v keep statistics of their own: the
  * shared ones, and those its headline metrics filter on (track.c).  Can't fail. */
 void run_track_lines(struct mem *m, const struct scenario *sc, const struct variant *v);

@@ -175,10 +175,12 @@ bool ra_tie(const struct ra_pending *p, const struct ra_thread *x, simtime_t tim
 {
 	const struct pend *e;
 
-	if (!g_hash_table_size(p->by_time) || !(e = g_hash_table_lookup(p->by_time, &time)))
+	if ((x && x->settled) || !g_hash_table_size(p->by_time) ||
+	    !(e = g_hash_table_lookup(p->by_time, &time)))
 		return false;
 	for (const struct ra_thread *r = e->first; r; r = r->pend_next)
-		if (r->pusher == pusher && (!x || (r->core_seq != x->core_seq && goes_first(x, r))))
+		if (r->pusher == pusher && !r->settled &&
+		    (!x || (r->core_seq != x->core_seq && goes_first(x, r))))
 			return true;
 	return false;
 }

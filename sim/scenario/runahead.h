@@ -19,6 +19,14 @@
  * have put it, except another core's step at the same time pushed by a step at the same
  * time: ra_tie() tells those apart by the threads' last RA_HISTORY step times, as the queue
  * would, and when it cannot, run.c stops and runs the variant again without run-ahead.
+ * Most ties need no telling.  A thread is settled once every operation of its loop is known
+ * (raw operations touch a fixed set of lines and rows, which are never removed): from then
+ * on each of its steps commutes with every other core's events.  A tie swapped against the
+ * queue's order swaps only the sequence numbers of the two steps' pushes, so what can come
+ * out of order later is only the same two threads' later steps, again a pair with a settled
+ * thread in it; the order of every pair of unsettled steps stays the queue's.  So ra_tie()
+ * tells only ties of two unsettled threads (in practice: first touches in a run's first
+ * iterations), settled threads keep no step history and put nothing in the pending table.
  */
 #ifndef C2C_RUNAHEAD_H
 #define C2C_RUNAHEAD_H
@@ -41,6 +49,7 @@ struct ra_thread {
 	simtime_t pusher;           /* the time of the step that pushed its queued step */
 	uint64_t nr_steps;          /* steps run */
 	simtime_t hist[RA_HISTORY]; /* the times of the last ones, a ring */
+	bool settled;               /* every step it will run commutes with other cores' events */
 	bool pending;               /* its queued step is in the pending table */
 	simtime_t pend_time;        /* that step's time, its key there */
 	struct ra_thread *pend_next; /* the next one queued at pend_time so */
@@ -68,12 +77,15 @@ void ra_pending_add(struct ra_pending *p, struct ra_thread *t, simtime_t time);
 void ra_pending_del(struct ra_pending *p, struct ra_thread *t);
 
 /* ra_tie - a push at @time by @x's step at @pusher (@x NULL: by a waker): might the queue
- * have put it before a step in the table at the same time?  The queue orders by pusher time
- * first (core/evq.h), so only a step pushed by a step at the same time, of another core,
- * needs telling; each thread's step is pushed by its own step before, so the queue's order
- * is that of the threads' step times going back, then of their start.  Return: true when @x
- * goes first or RA_HISTORY steps do not tell (the run must go again without run-ahead).
- * The threads of one core push in the queue's order: among them there is nothing to tell. */
+ * have put it before a step in the table at the same time, where that order can matter?
+ * The queue orders by pusher time first (core/evq.h), so only a step pushed by a step at the
+ * same time, of another core, needs telling; each thread's step is pushed by its own step
+ * before, so the queue's order is that of the threads' step times going back, then of their
+ * start.  A settled thread's steps (and so all their descendants, its own later steps)
+ * commute with every other core's events: a tie with one orders nothing that shows, and is
+ * not told.  Return: true when neither is settled and @x goes first or RA_HISTORY steps do
+ * not tell (the run must go again without run-ahead).  The threads of one core push in the
+ * queue's order: among them there is nothing to tell. */
 bool ra_tie(const struct ra_pending *p, const struct ra_thread *x, simtime_t time,
 	    simtime_t pusher);
 
