@@ -23,6 +23,7 @@ struct cway {
 	uint32_t line;    /* directory index of the line */
 	uint8_t state;    /* enum mesi; never MESI_I in a filled way */
 	uint8_t pf;       /* filled by a prefetch and not yet used by a demand access */
+	uint8_t l2w;      /* in L1d: which way of its L2 set holds the same line (hier.h) */
 };
 
 struct pcache {

@@ -18,7 +18,7 @@ void hier_release(struct hier *h)
 
 void hier_drop(struct hier *h, uint64_t la)
 {
-	struct cway *w2 = pcache_lookup(&h->l2, la), *w1 = pcache_lookup(&h->l1, la);
+	struct cway *w1, *w2 = hier_lookup(h, la, &w1);
 
 	if (w2)
 		w2->tag = 0;
@@ -28,7 +28,7 @@ void hier_drop(struct hier *h, uint64_t la)
 
 void hier_set(struct hier *h, uint64_t la, int state, const uint64_t *version)
 {
-	struct cway *w2 = pcache_lookup(&h->l2, la), *w1 = pcache_lookup(&h->l1, la);
+	struct cway *w1, *w2 = hier_lookup(h, la, &w1);
 
 	if (w2) {
 		w2->state = (uint8_t)state;
@@ -49,6 +49,7 @@ static void l1_fill(struct hier *h, uint64_t la, const struct cway *src)
 
 	*v = *src;
 	v->pf = 0;
+	v->l2w = (uint8_t)(src - pcache_set(&h->l2, la));
 	pcache_touch(&h->l1, v);
 }
 
@@ -65,7 +66,7 @@ void hier_install(struct hier *h, struct cway *slot, uint64_t la, uint32_t line,
 
 void hier_set_ready(struct hier *h, uint64_t la, simtime_t t)
 {
-	struct cway *w2 = pcache_lookup(&h->l2, la), *w1 = pcache_lookup(&h->l1, la);
+	struct cway *w1, *w2 = hier_lookup(h, la, &w1);
 
 	if (w2)
 		w2->ready_at = t;
@@ -87,7 +88,9 @@ static void touch_ways(struct hier *h, struct cway *w2, struct cway *w1)
 
 void hier_touch(struct hier *h, uint64_t la)
 {
-	touch_ways(h, pcache_lookup(&h->l2, la), pcache_lookup(&h->l1, la));
+	struct cway *w1, *w2 = hier_lookup(h, la, &w1);
+
+	touch_ways(h, w2, w1);
 }
 
 void hier_hit(struct hier *h, struct cway *w2, struct cway *w1, int state, uint64_t version)

@@ -11,6 +11,7 @@
 #ifndef C2C_HIER_H
 #define C2C_HIER_H
 
+#include <assert.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -20,6 +21,20 @@
 struct hier {
 	struct pcache l1, l2;
 };
+
+/* hier_lookup - the L2 way holding @la, or NULL; *@w1 gets its L1d way (NULL when L1d lacks
+ * it).  L1d is looked at first: an L1d copy names its L2 way (cway.l2w), so a hit there
+ * skips the scan of the larger L2 set. */
+static inline struct cway *hier_lookup(struct hier *h, uint64_t la, struct cway **w1)
+{
+	if ((*w1 = pcache_lookup(&h->l1, la))) {
+		struct cway *w2 = pcache_set(&h->l2, la) + (*w1)->l2w;
+
+		assert(w2->tag == la + 1); /* L1d is a subset of L2 */
+		return w2;
+	}
+	return pcache_lookup(&h->l2, la);
+}
 
 /* hier_init - empty L1d and L2 of @l1_sets/@l2_sets sets (in coherence units, log2 @shift). */
 void hier_init(struct hier *h, uint32_t l1_sets, uint32_t l1_ways, uint32_t l2_sets,

@@ -413,7 +413,7 @@ void mem_hit_rules(struct mem *m)
 bool mem_hit(struct mem *m, const struct req *rq, struct outcome *out)
 {
 	struct hier *h = &m->core[rq->core];
-	struct cway *w2 = pcache_lookup(&h->l2, rq->la), *w1;
+	struct cway *w1, *w2 = hier_lookup(h, rq->la, &w1);
 	const struct mem_hit_rule *hr;
 	const struct proto_row *r;
 	struct dline *dl;
@@ -426,7 +426,6 @@ bool mem_hit(struct mem *m, const struct req *rq, struct outcome *out)
 	hr = &m->hit[own][others][rq->event];
 	if (!(r = hr->row) || (hr->write && mem_watched(m, w2->line)))
 		return false;
-	w1 = pcache_lookup(&h->l1, rq->la);
 	dl = &m->dir.line[w2->line];
 	m->nr_hit_fast++;
 	for (int a = 0; a < PROTO_MAX_ACTIONS && r->act[a]; a++)
