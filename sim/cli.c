@@ -26,6 +26,7 @@ struct run_args {
 	char *seed_text, *out, *sort, *baseline;
 	char **sets, **variants;
 	gboolean check, quiet, pair, callers, brief, expect, plot, no_run_ahead, all_lines;
+	int jobs;
 	/* derived */
 	const char *scenario;
 	GArray *ov;          /* struct override; keys and values point into sets or ov_text */
@@ -77,6 +78,9 @@ static GOptionEntry *run_options(void *args)
 		{"no-run-ahead", 0, 0, G_OPTION_ARG_NONE, &a->no_run_ahead,
 		 "Put every step through the event queue (the results are the same; for tests)",
 		 NULL},
+		{"jobs", 'j', 0, G_OPTION_ARG_INT, &a->jobs,
+		 "Variants run at a time (default: one per host CPU; the results are the same)",
+		 "N"},
 		{"all-lines", 0, 0, G_OPTION_ARG_NONE, &a->all_lines,
 		 "Every line keeps its own counters from its first touch (default: from when it "
 		 "becomes shared; more host memory)", NULL},
@@ -100,30 +104,6 @@ bool cli_overrides(const char *prog, char *const *sets, GArray *ov, GPtrArray *k
 		g_array_append_val(ov, o);
 	}
 	return true;
-}
-
-struct run_result **cli_run_variants(const struct scenario *sc, bool check, uint32_t *nr,
-				     struct c2c_err *err)
-{
-	struct run_result **runs = g_new0(struct run_result *, sc->nr_variants ? sc->nr_variants : 1);
-	uint32_t i;
-
-	/* A signal (runwatch.h) stops the variant running and skips the rest. */
-	for (i = 0; i < sc->nr_variants && !runwatch_signal(); i++)
-		if (!(runs[i] = run_variant(sc, i, check, err))) {
-			cli_runs_free(runs, i);
-			return NULL;
-		}
-	if (nr)
-		*nr = i;
-	return runs;
-}
-
-void cli_runs_free(struct run_result **runs, uint32_t nr)
-{
-	for (uint32_t i = 0; runs && i < nr; i++)
-		run_result_free(runs[i]);
-	g_free(runs);
 }
 
 static void add_override(struct run_args *a, const char *key, const char *value)
@@ -241,7 +221,8 @@ static int run_scenario(struct run_args *a, struct c2c_err *err)
 		return 2;
 	}
 	runwatch_begin(!a->quiet);
-	if (!(runs = cli_run_variants(sc, a->check, &nr, err)))
+	if (!(runs = cli_run_variants(sc, a->check, a->jobs ? a->jobs : (int)g_get_num_processors(),
+				      &nr, err)))
 		status = 1;
 	signo = runwatch_end();
 	if (!status && !(text = make_report(sc, runs, nr, signo, &vo, &es, a->brief, &failed,

@@ -28,11 +28,13 @@ extern const struct cli_cmd cli_merge_cmd;    /* cli_sweep.c */
  * error (a missing '='). */
 bool cli_overrides(const char *prog, char *const *sets, GArray *ov, GPtrArray *keys);
 
-/* cli_run_variants - run every variant of @sc, in order, until a signal stops them
- * (runwatch.h); *@nr (may be NULL) gets how many ran.  Return: the results (free with
- * cli_runs_free(runs, sc->nr_variants)), or NULL with @err set when one failed (exit 1). */
-struct run_result **cli_run_variants(const struct scenario *sc, bool check, uint32_t *nr,
-				     struct c2c_err *err);
+/* cli_run_variants - run every variant of @sc, @jobs at a time (< 1: all at once; the
+ * results do not depend on it), as if in order until a signal stops them (runwatch.h); *@nr
+ * (may be NULL) gets how many ran.  Return: the results (free with cli_runs_free(runs,
+ * sc->nr_variants)), or NULL with @err set when one failed (exit 1): the first in variant
+ * order. */
+struct run_result **cli_run_variants(const struct scenario *sc, bool check, int jobs,
+				     uint32_t *nr, struct c2c_err *err);
 void cli_runs_free(struct run_result **runs, uint32_t nr);
 
 /* find_data_file - @rel under the working directory if it is there, else under the source

@@ -141,7 +141,7 @@ static int check_one(const char *path, GArray *ov, struct c2c_err *err)
 	if (!hl_load(sc, &hs, err) || !expect_load(sc, &hs, &es, err))
 		status = 2;
 	if (!status && !(runs = cli_run_variants(sc, g_strcmp0(g_getenv("C2CSIM_CHECK"), "1") == 0,
-						     NULL, err)))
+						     (int)g_get_num_processors(), NULL, err)))
 		status = 1;
 	if (!status && !verdict_summary(sc, runs, sc->nr_variants, &s, err))
 		status = 1;

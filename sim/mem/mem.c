@@ -150,15 +150,23 @@ struct mem *mem_new(const struct machine *mc, const struct objmap *objs, bool ch
 	return m;
 }
 
-void mem_free(struct mem *m)
+void mem_retire(struct mem *m)
 {
-	if (!m)
-		return;
-	for (int c = 0; c < m->mc->nr_cores; c++)
+	for (int c = 0; m->core && c < m->mc->nr_cores; c++)
 		hier_release(&m->core[c]);
 	g_free(m->core);
 	g_free(m->sb);
 	g_free(m->sb_ring);
+	m->core = NULL;
+	m->sb = NULL;
+	m->sb_ring = NULL;
+}
+
+void mem_free(struct mem *m)
+{
+	if (!m)
+		return;
+	mem_retire(m);
 	mstats_release(&m->st);
 	g_free(m->val_of);
 	g_free(m->vals);

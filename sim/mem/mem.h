@@ -151,6 +151,9 @@ struct mem {
  * outlive it.  @check turns the invariant checks on.  Can't fail.  Free with mem_free(). */
 struct mem *mem_new(const struct machine *mc, const struct objmap *objs, bool check);
 void mem_free(struct mem *m);
+/* mem_retire - the run is over: free the caches and store buffers, keep what the reports
+ * read (the directory's lines, the statistics, the values).  No access may follow. */
+void mem_retire(struct mem *m);
 
 /* mem_stats_reset - zero every statistic (per line, per Pareto row, CPUs that touched a line,
  * access and action counts) and keep the state: the end of a warm-up.  Can't fail. */

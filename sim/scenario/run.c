@@ -486,6 +486,20 @@ static void threads_free(struct sim *sim, struct thread *th, uint32_t nr)
 	g_free(th);
 }
 
+/* What a run leaves behind but its result: the queue, the threads, the caches (no report
+ * reads them). */
+static void sim_release(struct sim *sim, struct thread *th, uint32_t nr_threads)
+{
+	evq_free(sim->q);
+	mem_retire(sim->mem);
+	g_free(sim->cpu_shared);
+	g_free(sim->core_seq);
+	ra_pending_free(sim->pending);
+	threads_free(sim, th, nr_threads);
+	if (sim->world)
+		sim->world->wake = NULL; /* the queue is gone */
+}
+
 static void world_start(struct sim *sim, struct run_result *r)
 {
 	const struct variant *v = sim->v;
@@ -534,7 +548,7 @@ static struct run_result *run_once(const struct scenario *sc, uint32_t vi, bool 
 		ev.fn(&sim, ev.data, ev.arg);
 		/* The host's watch (runwatch.h): a signal stops the run between two events. */
 		if (!(sim.q->dispatched % RUNWATCH_EVENTS) &&
-		    runwatch_poll(v->name, evq_now(sim.q), v->end_time, sim.q->dispatched)) {
+		    runwatch_poll(v->name, vi, evq_now(sim.q), v->end_time, sim.q->dispatched)) {
 			r->interrupted = true;
 			break;
 		}
@@ -547,13 +561,7 @@ static struct run_result *run_once(const struct scenario *sc, uint32_t vi, bool 
 		    : sim.cut && v->end_time > sim.end ? v->end_time : sim.end;
 	r->warmup = v->warmup < r->sim_time ? v->warmup : 0;
 	r->sim_time -= r->warmup; /* throughput is over the measured window */
-	evq_free(sim.q);
-	g_free(sim.cpu_shared);
-	g_free(sim.core_seq);
-	ra_pending_free(sim.pending);
-	threads_free(&sim, th, nr_threads);
-	if (sim.world)
-		sim.world->wake = NULL; /* the queue is gone */
+	sim_release(&sim, th, nr_threads);
 	*tie = sim.tie && !r->interrupted;
 	if (*tie || (sim_stopped(&sim) && !sim.tie)) {
 		/* A model error names its path operation first; err keeps the first message. */

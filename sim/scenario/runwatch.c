@@ -1,6 +1,7 @@
 /* runwatch.c - interruption and progress of a run; see runwatch.h. */
 #include "scenario/runwatch.h"
 
+#include <glib.h>
 #include <inttypes.h>
 #include <signal.h>
 #include <string.h>
@@ -13,7 +14,9 @@ static struct sigaction saved_int, saved_term;
 static struct {
 	bool on, shown;
 	double t0, last, vstart;  /* host seconds: begin, last line, this variant's start */
+	double seen;              /* host seconds: this variant's last poll */
 	const char *variant;
+	uint32_t idx;             /* its index: of variants running at once, the first shows */
 } pw;
 
 /* A signal asks the loop to stop; a second one while it does ends the process. */
@@ -79,14 +82,20 @@ const char *runwatch_signame(int signo)
 	return other;
 }
 
-static void progress(const char *variant, simtime_t now, simtime_t end, uint64_t events)
+static void progress(const char *variant, uint32_t idx, simtime_t now, simtime_t end,
+		     uint64_t events)
 {
 	double t = host_seconds();
 
 	if (variant != pw.variant) {
+		/* Another variant still polling, and before this one: it keeps the line. */
+		if (pw.variant && idx > pw.idx && t - pw.seen < 2 * RUNWATCH_EVERY_S)
+			return;
 		pw.variant = variant;
+		pw.idx = idx;
 		pw.vstart = t;
 	}
+	pw.seen = t;
 	if (t - pw.t0 < RUNWATCH_QUIET_S || t - pw.last < RUNWATCH_EVERY_S)
 		return;
 	pw.last = t;
@@ -101,12 +110,18 @@ static void progress(const char *variant, simtime_t now, simtime_t end, uint64_t
 	fflush(stderr);
 }
 
-bool runwatch_poll(const char *variant, simtime_t now, simtime_t end, uint64_t events)
+bool runwatch_poll(const char *variant, uint32_t idx, simtime_t now, simtime_t end,
+		   uint64_t events)
 {
+	static GMutex lock; /* variants may run on several threads (cli_run_variants) */
+
 	if (stop_signo)
 		return true;
-	if (pw.on)
-		progress(variant, now, end, events);
+	if (pw.on) {
+		g_mutex_lock(&lock);
+		progress(variant, idx, now, end, events);
+		g_mutex_unlock(&lock);
+	}
 	return false;
 }
 

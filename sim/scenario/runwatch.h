@@ -53,9 +53,11 @@ int runwatch_signal(void);
  * it between instructions (world.stop), so a long path call stops too. */
 const volatile sig_atomic_t *runwatch_flag(void);
 
-/* runwatch_poll - called by the run loop: @variant reached simulated time @now (of @end; 0:
- * no end time) after @events events.  Return: true when the run must stop (a signal came). */
-bool runwatch_poll(const char *variant, simtime_t now, simtime_t end, uint64_t events);
+/* runwatch_poll - called by the run loop: @variant (index @idx: of variants running at once,
+ * the first shows its progress) reached simulated time @now (of @end; 0: no end time) after
+ * @events events.  Return: true when the run must stop (a signal came). */
+bool runwatch_poll(const char *variant, uint32_t idx, simtime_t now, simtime_t end,
+		   uint64_t events);
 
 /* runwatch_signame - "SIGINT", "SIGTERM" or "signal N" (a static string). */
 const char *runwatch_signame(int signo);

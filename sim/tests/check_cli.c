@@ -41,6 +41,45 @@ START_TEST(run_demo_twice_identical)
 }
 END_TEST
 
+/* Variants run several at a time (-j) give the same results, byte for byte, as one after
+ * the other, and a failure is the first variant's in variant order, whichever ends first. */
+START_TEST(run_jobs_identical)
+{
+	g_autofree char *tmp = tmpdir();
+	static const char *const files[] = {"summary.yaml", "lines.csv", "offsets.csv",
+					    "report.txt"};
+	const char *jobs[] = {"1", "4"};
+	struct cmd c[2], f[2];
+
+	for (int k = 0; k < 2; k++) {
+		g_autofree char *d = g_build_filename(tmp, jobs[k], NULL);
+		const char *a[] = {"run", "--quiet", "-j", jobs[k], "--set", "end.time_us=60", "--set", "end.warmup_us=20",
+				   "--out", d, "scenarios/seeds/002-lruvec-prefetch.yaml", NULL};
+		const char *b[] = {"run", "--quiet", "-j", jobs[k], "--max-events", "2000", "--out",
+				   d, "scenarios/seeds/002-lruvec-prefetch.yaml", NULL};
+
+		c2csim(&c[k], a);
+		ck_assert_msg(c[k].status == 0, "%s", c[k].err);
+		c2csim(&f[k], b);
+		ck_assert_int_eq(f[k].status, 1);
+	}
+	for (size_t i = 0; i < G_N_ELEMENTS(files); i++) {
+		g_autofree char *d1 = g_build_filename(tmp, "1", NULL);
+		g_autofree char *d4 = g_build_filename(tmp, "4", NULL);
+		g_autofree char *x = slurp(d1, files[i]), *y = slurp(d4, files[i]);
+
+		ck_assert_msg(!strcmp(x, y), "%s differs between -j 1 and -j 4", files[i]);
+	}
+	ck_assert_str_eq(f[0].err, f[1].err);
+	ck_assert_ptr_nonnull(strstr(f[0].err, "variant before:"));
+	for (int k = 0; k < 2; k++) {
+		cmd_free(&c[k]);
+		cmd_free(&f[k]);
+	}
+	rm_rf(tmp);
+}
+END_TEST
+
 /* Without a scenario, `c2csim run` replays seed 002 (shortened here). */
 START_TEST(run_default_is_seed_002)
 {
@@ -452,6 +491,7 @@ static Suite *cli_suite(void)
 
 	tcase_set_timeout(tc, 300);
 	tcase_add_test(tc, run_demo_twice_identical);
+	tcase_add_test(tc, run_jobs_identical);
 	tcase_add_test(tc, run_default_is_seed_002);
 	tcase_add_test(tc, run_seed_changes_result);
 	tcase_add_test(tc, run_results_directory_replaced_atomically);
