@@ -5,11 +5,6 @@
 #include <glib.h>
 #include <string.h>
 
-static inline uint32_t hash_line(uint64_t addr)
-{
-	return dir_hash(addr);
-}
-
 void dir_init(struct dir *d, int nr_cores)
 {
 	memset(d, 0, sizeof(*d));
@@ -34,7 +29,7 @@ void dir_release(struct dir *d)
 
 uint32_t dir_find(const struct dir *d, uint64_t addr)
 {
-	for (uint32_t s = hash_line(addr) & d->slot_mask;; s = (s + 1) & d->slot_mask) {
+	for (uint32_t s = dir_hash(addr) & d->slot_mask;; s = (s + 1) & d->slot_mask) {
 		uint32_t idx = d->slot[s];
 
 		if (idx == DIR_NONE || d->line[idx].addr == addr)
@@ -78,7 +73,7 @@ static void slots_grow(struct dir *d)
 	d->slot = g_new(uint32_t, d->slot_mask + 1);
 	memset(d->slot, 0xff, sizeof(uint32_t) * (d->slot_mask + 1));
 	for (uint32_t i = 0; i < d->nr; i++) {
-		uint32_t s = hash_line(d->line[i].addr) & d->slot_mask;
+		uint32_t s = dir_hash(d->line[i].addr) & d->slot_mask;
 
 		while (d->slot[s] != DIR_NONE)
 			s = (s + 1) & d->slot_mask;
@@ -97,7 +92,7 @@ uint32_t dir_insert(struct dir *d, uint64_t addr, uint16_t home)
 		slots_grow(d);
 	idx = d->nr++;
 	d->line[idx] = (struct dline){.addr = addr, .sh = SH_NONE, .owner = -1, .home = home};
-	for (s = hash_line(addr) & d->slot_mask; d->slot[s] != DIR_NONE; s = (s + 1) & d->slot_mask)
+	for (s = dir_hash(addr) & d->slot_mask; d->slot[s] != DIR_NONE; s = (s + 1) & d->slot_mask)
 		;
 	d->slot[s] = idx;
 	return idx;

@@ -59,7 +59,7 @@ struct orow_rec {
  * lines, so a line gets its record and Pareto rows when it becomes shared: at the demand
  * access of a second CPU, or at a HITM on it (demand, RFO or prefetch).  Until then what its
  * requests did is added to `untracked`, so every total stays exact; a shared line's own
- * figures count from the access that made it shared (README "Which lines have statistics").
+ * figures count from the access that made it shared (README "Which lines have statistics of their own").
  * Lines that a headline metric filters on, and with `all` every line, have their record from
  * the first touch (mstats_track_objects), so no headline figure depends on when a line
  * became shared.
@@ -145,8 +145,9 @@ void mstats_track(struct mstats *s, uint32_t l);
 void mstats_track_objects(struct mstats *s, const struct objmap *om, const uint8_t *flag,
 			  bool all);
 
-/* mstats_orow - the Pareto row of (@line, @off, @site, @caller) of a tracked line, made (zeroed, first in its
- * line's list) if new.  Amortized O(1) however many rows a line has.  Can't fail. */
+/* mstats_orow - the Pareto row of (@line, @off, @site, @caller) of a tracked line, made
+ * (zeroed, first in its line's list) if new.  Amortized O(1) however many rows a line has.
+ * Can't fail. */
 uint32_t mstats_orow(struct mstats *s, uint32_t line, uint8_t off, uint32_t site,
 		     uint32_t caller);
 /* mstats_orow_find - that row if it exists, else DIR_NONE (nothing is made).  Can't fail. */
