@@ -16,12 +16,14 @@ static const uint8_t src_lstat[SRC_COUNT] = {
 	[SRC_DRAM_LCL] = LS_LD_DRAM_LCL, [SRC_DRAM_RMT] = LS_LD_DRAM_RMT, [SRC_LFB] = LS_LD_FB,
 };
 
-static void account_load(struct mstats *s, uint32_t l, const struct outcome *o, simtime_t lat)
+/* The line's part of a load: @rec is its record (DIR_NONE: the totals). */
+static void account_load(struct mstats *s, uint32_t rec, const struct outcome *o,
+			 simtime_t lat)
 {
-	ls_add(s, l, src_lstat[o->src], 1);
-	ls_add(s, l, LS_CYC_LOAD, lat);
+	rec_add(s, rec, src_lstat[o->src], 1);
+	rec_add(s, rec, LS_CYC_LOAD, lat);
 	if (o->src == SRC_HITM_LCL || o->src == SRC_HITM_RMT)
-		ls_add(s, l, o->src == SRC_HITM_LCL ? LS_CYC_HITM_LCL : LS_CYC_HITM_RMT, lat);
+		rec_add(s, rec, o->src == SRC_HITM_LCL ? LS_CYC_HITM_LCL : LS_CYC_HITM_RMT, lat);
 }
 
 /* The Pareto row's part of a demand request (tracked lines only). */
@@ -59,24 +61,25 @@ static bool makes_shared(const struct mstats *s, uint32_t l, const struct req *r
 uint32_t acct_demand(struct mem *m, const struct req *rq, const struct outcome *o)
 {
 	struct mstats *s = &m->st;
-	uint32_t l = o->line, row = DIR_NONE;
+	uint32_t l = o->line, row = DIR_NONE, rec;
 	simtime_t lat = o->done - rq->now;
 
 	if (!mstats_tracked(s, l) && makes_shared(s, l, rq, o))
 		mstats_track(s, l);
 	mstats_add_cpu(s, &s->cpus[l], rq->cpu);
-	if (mstats_tracked(s, l)) {
+	rec = s->rec_of[l]; /* looked up once: every add below goes to it */
+	if (rec != DIR_NONE) {
 		row = mstats_orow(s, l, rq->off, rq->site, rq->caller);
 		account_row(s, row, rq, o, lat);
 	}
 	if (rq->event != EV_STORE)
-		account_load(s, l, o, lat);
+		account_load(s, rec, o, lat);
 	if (rq->event != EV_LOAD) {
-		ls_add(s, l, o->st_l1hit ? LS_ST_L1HIT : LS_ST_L1MISS, 1);
-		ls_add(s, l, LS_ST_RFO_HITM, o->rfo_hitm);
+		rec_add(s, rec, o->st_l1hit ? LS_ST_L1HIT : LS_ST_L1MISS, 1);
+		rec_add(s, rec, LS_ST_RFO_HITM, o->rfo_hitm);
 	}
-	ls_add(s, l, LS_INV_SENT, o->nr_inv);
-	ls_add(s, l, LS_PF_USEFUL, o->pf_used);
+	rec_add(s, rec, LS_INV_SENT, o->nr_inv);
+	rec_add(s, rec, LS_PF_USEFUL, o->pf_used);
 	return row;
 }
 

@@ -27,7 +27,7 @@ static simtime_t demand(struct mem *m, int cpu, uint64_t addr, int event, uint32
 	uint32_t orow;
 
 	*line = DIR_NONE;
-	if (m->mc->pf.adjacent_line)
+	if (mem_pf_enabled(m))
 		dir_prefetch(&m->dir, rq.la ^ m->gsize); /* the buddy the prefetcher may ask for */
 	if (!m->hit_fast || !mem_hit(m, &rq, &o))
 		mem_request(m, &rq, &o);
@@ -99,7 +99,7 @@ bool mem_access_known(const struct mem *m, int cpu, uint64_t addr, uint32_t size
 		      uint32_t site, uint32_t caller)
 {
 	uint64_t end = addr + (size ? size : 1) - 1;
-	bool pf = m->mc->pf.adjacent_line && m->gshift == 6; /* prefetch.c's pf_enabled */
+	bool pf = mem_pf_enabled(m);
 
 	/* The lines in the order access_from() visits them, each at its offset there. */
 	for (uint64_t a = addr;; a = ((a >> m->gshift) + 1) << m->gshift) {

@@ -40,6 +40,13 @@ static inline int mem_core_socket(const struct mem *m, int core)
 	return machine_core_socket(m->mc, core);
 }
 
+/* mem_pf_enabled - does a demand miss fire the adjacent-line prefetcher?  Not with 128-byte
+ * granules: the pair is then one line. */
+static inline bool mem_pf_enabled(const struct mem *m)
+{
+	return m->mc->pf.adjacent_line && m->gshift == 6;
+}
+
 static inline uint64_t mem_line_addr(const struct mem *m, uint64_t addr)
 {
 	return addr >> m->gshift << m->gshift;

@@ -23,8 +23,7 @@ void mstats_release(struct mstats *s)
 {
 	g_free(s->rec_of);
 	g_free(s->line);
-	g_free(s->track_lo);
-	g_free(s->track_hi);
+	g_free(s->track);
 	g_free(s->cpus);
 	g_free(s->obj);
 	g_free(s->orow);
@@ -63,29 +62,19 @@ static int range_cmp(const void *a, const void *b)
 void mstats_track_objects(struct mstats *s, const struct objmap *om, const uint8_t *flag,
 			  bool all)
 {
-	uint64_t *r = NULL; /* (lo, hi) pairs */
-	uint32_t n = 0;
 	struct obj o;
 
 	g_assert(s->nr == 0);
 	s->track_all = all;
 	for (uint32_t i = 0; om && flag && i < om->nr; i++)
 		if (flag[i] && objmap_get(om, i, &o)) {
-			r = g_renew(uint64_t, r, 2 * (n + 1));
-			r[2 * n] = o.base;
-			r[2 * n++ + 1] = o.base + (o.size ? o.size : 1);
+			s->track = g_renew(uint64_t, s->track, 2 * (s->nr_track + 1));
+			s->track[2 * s->nr_track] = o.base;
+			s->track[2 * s->nr_track++ + 1] = o.base + (o.size ? o.size : 1);
 		}
 	/* Objects never overlap (objmap_seal): sorted by start, the ranges are disjoint. */
-	if (n)
-		qsort(r, n, 2 * sizeof(uint64_t), range_cmp);
-	s->track_lo = g_renew(uint64_t, s->track_lo, n);
-	s->track_hi = g_renew(uint64_t, s->track_hi, n);
-	for (uint32_t k = 0; k < n; k++) {
-		s->track_lo[k] = r[2 * k];
-		s->track_hi[k] = r[2 * k + 1];
-	}
-	s->nr_track = n;
-	g_free(r);
+	if (s->nr_track)
+		qsort(s->track, s->nr_track, 2 * sizeof(uint64_t), range_cmp);
 }
 
 /* Does [@lo, @hi) hold a byte of an object tracked from the start?  The ranges are sorted
@@ -99,12 +88,12 @@ static bool track_from_start(const struct mstats *s, uint64_t lo, uint64_t hi)
 	while (a < b) {
 		uint32_t mid = a + (b - a) / 2;
 
-		if (s->track_lo[mid] < hi)
+		if (s->track[2 * mid] < hi)
 			a = mid + 1;
 		else
 			b = mid;
 	}
-	return a && s->track_hi[a - 1] > lo;
+	return a && s->track[2 * (a - 1) + 1] > lo;
 }
 
 void mstats_add_line(struct mstats *s, uint32_t idx, uint32_t obj, uint64_t lo, uint64_t hi)

@@ -73,7 +73,7 @@ struct mstats {
 	uint32_t nr_recs, cap_recs;
 	uint64_t untracked[LS_COUNT]; /* the counters of the lines without a record */
 	bool track_all;          /* every line has a record from its first touch (the default) */
-	uint64_t *track_lo, *track_hi; /* sorted disjoint [lo, hi): objects tracked from the start */
+	uint64_t *track;         /* sorted disjoint [lo, hi) pairs: objects tracked from the start */
 	uint32_t nr_track;
 	struct orow_rec *orow;   /* Pareto rows: (line, offset, site, caller) of tracked lines */
 	cpuset_t *orow_cpus;     /* per row */
@@ -97,10 +97,10 @@ __attribute__((cold)) void mstats_carry_orow(struct mstats *s, uint32_t i, unsig
 uint64_t mstats_line_get(const struct mstats *s, uint32_t i, enum lstat k);
 uint64_t mstats_orow_get(const struct mstats *s, uint32_t i, enum ostat k);
 
-/* ls_add, os_add - add @d to counter @k of line (Pareto row) @l.  Can't fail. */
-static inline void ls_add(struct mstats *s, uint32_t l, unsigned k, uint64_t d)
+/* rec_add - add @d to counter @k of record @i (a line's s->rec_of[]; DIR_NONE: the line has
+ * none, and it goes to the totals).  Can't fail. */
+static inline void rec_add(struct mstats *s, uint32_t i, unsigned k, uint64_t d)
 {
-	uint32_t i = s->rec_of[l];
 	uint64_t v;
 
 	if (i == DIR_NONE) {
@@ -111,6 +111,12 @@ static inline void ls_add(struct mstats *s, uint32_t l, unsigned k, uint64_t d)
 	s->line[i].c[k] = (uint32_t)v;
 	if (__builtin_expect(v >> 32 != 0, 0))
 		mstats_carry_line(s, i, k, (uint32_t)(v >> 32));
+}
+
+/* ls_add, os_add - add @d to counter @k of line (Pareto row) @l.  Can't fail. */
+static inline void ls_add(struct mstats *s, uint32_t l, unsigned k, uint64_t d)
+{
+	rec_add(s, s->rec_of[l], k, d);
 }
 
 static inline void os_add(struct mstats *s, uint32_t i, unsigned k, uint64_t d)

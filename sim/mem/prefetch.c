@@ -17,18 +17,13 @@
 
 #include <assert.h>
 
-static bool pf_enabled(const struct mem *m)
-{
-	return m->mc->pf.adjacent_line && m->gshift == 6;
-}
-
 void pf_after_demand(struct mem *m, const struct req *dem, const struct outcome *o,
 		     uint32_t orow)
 {
 	struct req rq = *dem;
 	struct outcome po;
 
-	if (o->pf_event == EV_COUNT || !pf_enabled(m))
+	if (o->pf_event == EV_COUNT || !mem_pf_enabled(m))
 		return;
 	rq.la = dem->la ^ m->gsize;
 	rq.prefetch = true;

@@ -62,7 +62,7 @@ uint8_t *runahead_private(const struct variant *v, uint32_t nr_threads)
 	const struct machine *mc = &v->mc;
 	uint8_t *priv = g_new0(uint8_t, nr_threads ? nr_threads : 1), *core_ok;
 	unsigned gshift = mc->pf.pair_granule ? 7 : 6;
-	bool buddy = mc->pf.adjacent_line && gshift == 6; /* mem/prefetch.c's pf_enabled */
+	bool buddy = mc->pf.adjacent_line && gshift == 6; /* mem_pf_enabled (mem/mem_int.h) */
 	GHashTable *owner;
 	uint32_t n = 0;
 
