@@ -83,6 +83,33 @@ uint32_t acct_demand(struct mem *m, const struct req *rq, const struct outcome *
 	return row;
 }
 
+/* acct_demand() of a private hit (hit.c): data from L1d or L2, no transfer, no HITM, no
+ * invalidation, no prefetch; only the line's CPU set may change.  check_hit_path compares the
+ * two paths' statistics. */
+void acct_hit(struct mem *m, const struct req *rq, const struct outcome *o)
+{
+	struct mstats *s = &m->st;
+	uint32_t l = o->line, rec;
+	simtime_t lat = o->done - rq->now;
+
+	if (s->cpus[l] != (CPUSET_ONE | (uint32_t)rq->cpu)) { /* else: nothing new to say */
+		if (!mstats_tracked(s, l) && s->cpus[l] != CPUSET_NONE)
+			mstats_track(s, l); /* another CPU touched it: it is shared now */
+		mstats_add_cpu(s, &s->cpus[l], rq->cpu);
+	}
+	rec = s->rec_of[l];
+	if (rec != DIR_NONE)
+		account_row(s, mstats_orow(s, l, rq->off, rq->site, rq->caller), rq, o, lat);
+	if (rq->event != EV_STORE) {
+		rec_add(s, rec, src_lstat[o->src], 1);
+		rec_add(s, rec, LS_CYC_LOAD, lat);
+	}
+	if (rq->event != EV_LOAD)
+		rec_add(s, rec, o->st_l1hit ? LS_ST_L1HIT : LS_ST_L1MISS, 1);
+	if (o->pf_used)
+		rec_add(s, rec, LS_PF_USEFUL, 1);
+}
+
 /* What a prefetch did to the buddy, and to the demand line whose miss caused it. */
 void acct_prefetch(struct mem *m, const struct req *rq, const struct outcome *o)
 {

@@ -42,8 +42,7 @@ void hier_set(struct hier *h, uint64_t la, int state, const uint64_t *version)
 	}
 }
 
-/* Copy L2 way @src into L1d (whose victim just leaves: L1d holds nothing L2 does not). */
-static void l1_fill(struct hier *h, uint64_t la, const struct cway *src)
+void hier_l1_fill(struct hier *h, uint64_t la, const struct cway *src)
 {
 	struct cway *v = pcache_victim(&h->l1, la);
 
@@ -61,7 +60,7 @@ void hier_install(struct hier *h, struct cway *slot, uint64_t la, uint32_t line,
 			      .line = line, .state = (uint8_t)state, .pf = prefetch};
 	pcache_touch(&h->l2, slot);
 	if (!prefetch)
-		l1_fill(h, la, slot);
+		hier_l1_fill(h, la, slot);
 }
 
 void hier_set_ready(struct hier *h, uint64_t la, simtime_t t)
@@ -74,32 +73,9 @@ void hier_set_ready(struct hier *h, uint64_t la, simtime_t t)
 		w1->ready_at = t;
 }
 
-/* A demand use of L2 way @w2 (@w1: its L1d way, NULL when L1d lacks it): refresh LRU, bring
- * it into L1d, and it is no longer an unused prefetch. */
-static void touch_ways(struct hier *h, struct cway *w2, struct cway *w1)
-{
-	w2->pf = 0;
-	pcache_touch(&h->l2, w2);
-	if (w1)
-		pcache_touch(&h->l1, w1);
-	else
-		l1_fill(h, cway_addr(w2), w2);
-}
-
 void hier_touch(struct hier *h, uint64_t la)
 {
 	struct cway *w1, *w2 = hier_lookup(h, la, &w1);
 
-	touch_ways(h, w2, w1);
-}
-
-void hier_hit(struct hier *h, struct cway *w2, struct cway *w1, int state, uint64_t version)
-{
-	w2->state = (uint8_t)state;
-	w2->version = version;
-	if (w1) {
-		w1->state = (uint8_t)state;
-		w1->version = version;
-	}
-	touch_ways(h, w2, w1);
+	hier_touch_ways(h, w2, w1);
 }

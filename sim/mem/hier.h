@@ -60,8 +60,34 @@ void hier_set_ready(struct hier *h, uint64_t la, simtime_t t);
  * into L1d, and it is no longer an unused prefetch. */
 void hier_touch(struct hier *h, uint64_t la);
 
+/* hier_l1_fill - copy L2 way @src (holding @la) into L1d, whose victim just leaves: L1d
+ * holds nothing L2 does not. */
+void hier_l1_fill(struct hier *h, uint64_t la, const struct cway *src);
+
+/* hier_touch_ways - a demand use of L2 way @w2 (@w1: its L1d way, NULL when L1d lacks it):
+ * refresh LRU, bring it into L1d, and it is no longer an unused prefetch. */
+static inline void hier_touch_ways(struct hier *h, struct cway *w2, struct cway *w1)
+{
+	w2->pf = 0;
+	pcache_touch(&h->l2, w2);
+	if (w1)
+		pcache_touch(&h->l1, w1);
+	else
+		hier_l1_fill(h, cway_addr(w2), w2);
+}
+
 /* hier_hit - hier_set(@state, &@version) then hier_touch() of the copy in L2 way @w2 and L1d
  * way @w1 (NULL when L1d lacks it), without looking them up again (the private-hit path). */
-void hier_hit(struct hier *h, struct cway *w2, struct cway *w1, int state, uint64_t version);
+static inline void hier_hit(struct hier *h, struct cway *w2, struct cway *w1, int state,
+			    uint64_t version)
+{
+	w2->state = (uint8_t)state;
+	w2->version = version;
+	if (w1) {
+		w1->state = (uint8_t)state;
+		w1->version = version;
+	}
+	hier_touch_ways(h, w2, w1);
+}
 
 #endif

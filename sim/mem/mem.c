@@ -13,55 +13,57 @@
 
 const char *const mem_op_names[MEM_OP_COUNT + 1] = {"load", "store", "rmw", "locked_rmw", NULL};
 
-/* One demand request on one line; returns when its data (or ownership) is there.  *line gets
- * the line's directory index (DIR_NONE when the run failed). */
-static simtime_t demand(struct mem *m, int cpu, uint64_t addr, int event, uint32_t site,
-			uint32_t caller, simtime_t now, uint32_t *line)
+/* One demand request on one line, for @rq's CPU, site and caller; returns when its data (or
+ * ownership) is there.  *line gets the line's directory index (DIR_NONE when the run
+ * failed). */
+static simtime_t demand(struct mem *m, struct req *rq, uint64_t addr, int event, simtime_t now,
+			uint32_t *line)
 {
-	int core = machine_cpu_core(m->mc, cpu);
-	struct req rq = {.cpu = cpu, .core = core, .socket = mem_core_socket(m, core),
-			 .la = mem_line_addr(m, addr), .off = (uint8_t)(addr & (m->gsize - 1)),
-			 .event = (uint8_t)event, .site = site, .caller = caller, .cause = DIR_NONE,
-			 .cause_orow = DIR_NONE, .now = now};
 	struct outcome o;
-	uint32_t orow;
 
-	*line = DIR_NONE;
+	rq->la = mem_line_addr(m, addr);
+	rq->off = (uint8_t)(addr & (m->gsize - 1));
+	rq->event = (uint8_t)event;
+	rq->now = now;
 	if (mem_pf_enabled(m))
-		dir_prefetch(&m->dir, rq.la ^ m->gsize); /* the buddy the prefetcher may ask for */
-	if (!m->hit_fast || !mem_hit(m, &rq, &o))
-		mem_request(m, &rq, &o);
-	if (m->failed)
-		return now;
+		dir_prefetch(&m->dir, rq->la ^ m->gsize); /* the buddy the prefetcher may ask for */
+	if (m->hit_fast && mem_hit(m, rq, &o)) {
+		acct_hit(m, rq, &o);
+	} else {
+		mem_request(m, rq, &o);
+		if (m->failed) {
+			*line = DIR_NONE;
+			return now;
+		}
+		pf_after_demand(m, rq, &o, acct_demand(m, rq, &o));
+	}
 	m->st.accesses++;
 	m->last_done = o.done;
 	m->last_src = o.src;
-	orow = acct_demand(m, &rq, &o);
-	pf_after_demand(m, &rq, &o, orow);
 	*line = o.line;
 	return o.done;
 }
 
 /* One access's part on one line; *idx gets the line (DIR_NONE when the run failed). */
-static simtime_t access_line(struct mem *m, int cpu, uint64_t addr, enum mem_op op,
-			     uint32_t site, uint32_t caller, simtime_t now, uint32_t *idx)
+static simtime_t access_line(struct mem *m, struct req *rq, uint64_t addr, enum mem_op op,
+			     simtime_t now, uint32_t *idx)
 {
 	simtime_t t, done;
 
 	switch (op) {
 	case MEM_LOAD:
-		return demand(m, cpu, addr, EV_LOAD, site, caller, now, idx);
+		return demand(m, rq, addr, EV_LOAD, now, idx);
 	case MEM_STORE:
-		t = sb_slot(m, cpu, now);
-		sb_push(m, cpu, demand(m, cpu, addr, EV_STORE, site, caller, t, idx));
+		t = sb_slot(m, rq->cpu, now);
+		sb_push(m, rq->cpu, demand(m, rq, addr, EV_STORE, t, idx));
 		return t + m->mc->cycle;
 	case MEM_RMW:
-		return demand(m, cpu, addr, EV_RMW, site, caller, now, idx) + m->mc->cycle;
+		return demand(m, rq, addr, EV_RMW, now, idx) + m->mc->cycle;
 	case MEM_LOCKED_RMW:
 		/* It starts once every buffered store has committed (the buffer is then empty:
 		 * sb_slot drops entries whose commit time has passed). */
-		t = mem_sb_drained(m, cpu, now);
-		done = demand(m, cpu, addr, EV_RMW, site, caller, t, idx) + m->mc->locked_rmw;
+		t = mem_sb_drained(m, rq->cpu, now);
+		done = demand(m, rq, addr, EV_RMW, t, idx) + m->mc->locked_rmw;
 		if (*idx != DIR_NONE) {
 			/* The line stays with us until the locked operation completes. */
 			tm_hold(&m->dir.line[*idx], done);
@@ -77,20 +79,22 @@ simtime_t mem_access_from(struct mem *m, int cpu, uint64_t addr, uint32_t size, 
 			  uint32_t site, uint32_t caller, simtime_t now)
 {
 	uint64_t end = addr + (size ? size : 1) - 1;
-	simtime_t t = now;
+	int core = machine_cpu_core(m->mc, cpu);
+	struct req rq = {.cpu = cpu, .core = core, .socket = mem_core_socket(m, core),
+			 .site = site, .caller = caller, .cause = DIR_NONE,
+			 .cause_orow = DIR_NONE};
+	simtime_t t;
 	uint32_t idx;
 
 	assert(cpu >= 0 && cpu < m->mc->nr_cpus);
 	m->last_line = DIR_NONE;
 	if (m->failed)
 		return now;
+	t = access_line(m, &rq, addr, op, now, &m->last_line);
 	/* An access crossing a line boundary touches each line in turn. */
-	for (uint64_t a = addr; !m->failed; a = ((a >> m->gshift) + 1) << m->gshift) {
-		t = access_line(m, cpu, a, op, site, caller, t, &idx);
-		if (a == addr)
-			m->last_line = idx;
-		if ((a >> m->gshift) == (end >> m->gshift))
-			break;
+	for (uint64_t a = addr; !m->failed && (a >> m->gshift) != (end >> m->gshift);) {
+		a = ((a >> m->gshift) + 1) << m->gshift;
+		t = access_line(m, &rq, a, op, t, &idx);
 	}
 	return m->failed ? now : t;
 }

@@ -100,6 +100,7 @@ struct mem_hit_rule {
 	const struct proto_row *row; /* NULL: not a private hit, the full path serves the key */
 	bool write;                  /* write_data: a new value epoch */
 	bool st_hit;                 /* count_st_hit */
+	uint64_t nr;                 /* requests it served: its actions' counts (mem_act_counts) */
 };
 
 #define MEM_HIT_EVENTS 3 /* LOAD, STORE, RMW: the demand events */
@@ -112,7 +113,6 @@ struct mem {
 	/* The private-hit rows of the table under pvariant, by (own, others, event) (mem_hit). */
 	struct mem_hit_rule hit[MESI_COUNT][MESI_COUNT][MEM_HIT_EVENTS];
 	bool hit_fast;          /* serve private hits by mem_hit (default); off: all by the table */
-	uint64_t nr_hit_fast;   /* demand requests mem_hit served (tests read it) */
 	struct dir dir;
 	struct hier *core;      /* each core's L1d and L2 */
 	struct sbuf *sb;
@@ -121,7 +121,8 @@ struct mem {
 	uint64_t gsize;
 
 	struct mstats st;       /* the statistics layer (read through stats_* in mstats.h) */
-	uint64_t act_count[ACT_COUNT]; /* protocol actions executed (tests read these) */
+	uint64_t act_count[ACT_COUNT]; /* protocol actions the table path executed (the hit
+					* path's are in hit[].nr: read mem_act_counts) */
 	uint64_t oact_count[OACT_COUNT]; /* owner's-side actions executed */
 
 	uint32_t *val_of;       /* per line: its block in vals, DIR_NONE if never written */
@@ -154,6 +155,13 @@ void mem_free(struct mem *m);
 /* mem_retire - the run is over: free the caches and store buffers, keep what the reports
  * read (the directory's lines, the statistics, the values).  No access may follow. */
 void mem_retire(struct mem *m);
+
+/* mem_act_counts - the protocol actions executed so far, per action (tests read them).
+ * Can't fail. */
+void mem_act_counts(const struct mem *m, uint64_t out[ACT_COUNT]);
+
+/* mem_hits_served - the demand requests the private-hit path served (tests read it). */
+uint64_t mem_hits_served(const struct mem *m);
 
 /* mem_stats_reset - zero every statistic (per line, per Pareto row, CPUs that touched a line,
  * access and action counts) and keep the state: the end of a warm-up.  Can't fail. */

@@ -56,14 +56,38 @@ static inline uint64_t mem_line_addr(const struct mem *m, uint64_t addr)
 /* mem_request - run @rq through the protocol table: look up the row, run its actions, apply
  * the next states, price it.  *out says what happened.  A missing row fails the run. */
 void mem_request(struct mem *m, const struct req *rq, struct outcome *out);
+/* hit.c */
 /* mem_hit_rules - decode the private-hit rows of the table for m->pvariant into m->hit. */
 void mem_hit_rules(struct mem *m);
 /* mem_hit - serve demand request @rq as mem_request() would, without walking the table, when
  * it is a private hit (a row of m->hit, data not in flight, line not watched).  Return: false,
  * with nothing changed, when it is not (then mem_request() must serve it). */
 bool mem_hit(struct mem *m, const struct req *rq, struct outcome *out);
+/* mem_others_dl - what cores other than @core (holding @own) hold of the line of entry @dl. */
+static inline int mem_others_dl(const struct dline *dl, int core, int own)
+{
+	if (dl->owner >= 0 && dl->owner != core)
+		return dl->dirty ? MESI_M : MESI_E;
+	return dl->nr_sharers > (own != MESI_I ? 1u : 0u) ? MESI_S : MESI_I;
+}
+
 /* mem_others - what cores other than @core (holding @own) hold of line @idx. */
-int mem_others(const struct mem *m, uint32_t idx, int core, int own);
+static inline int mem_others(const struct mem *m, uint32_t idx, int core, int own)
+{
+	return mem_others_dl(&m->dir.line[idx], core, own);
+}
+
+/* mem_write_epoch - a store ends every other copy's epoch; LLC copies are stale from now on. */
+static inline void mem_write_epoch(struct dline *dl)
+{
+	dl->version++;
+	dl->llc_valid = 0;
+}
+
+/* mem_check_after - check mode, after row @r served @rq on line @idx (from @own, @others):
+ * the row's promised others state, then the line's invariants. */
+void mem_check_after(struct mem *m, const struct req *rq, uint32_t idx, int own, int others,
+		     const struct proto_row *r, const struct outcome *o);
 /* mem_line_index - the directory index of line @la, creating the entry on first touch. */
 uint32_t mem_line_index(struct mem *m, uint64_t la);
 
@@ -71,6 +95,8 @@ uint32_t mem_line_index(struct mem *m, uint64_t la);
 /* acct_demand - count demand request @rq.  Return: its Pareto row, DIR_NONE when its line is
  * not tracked (mstats.h). */
 uint32_t acct_demand(struct mem *m, const struct req *rq, const struct outcome *o);
+/* acct_hit - acct_demand() of a request mem_hit() served. */
+void acct_hit(struct mem *m, const struct req *rq, const struct outcome *o);
 void acct_prefetch(struct mem *m, const struct req *rq, const struct outcome *o);
 void acct_locked(struct mem *m, uint32_t idx);
 

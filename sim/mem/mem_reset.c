@@ -12,5 +12,7 @@ void mem_stats_reset(struct mem *m)
 	mstats_reset_cpus(s);
 	s->accesses = 0;
 	memset(m->act_count, 0, sizeof(m->act_count));
+	for (size_t i = 0; i < MESI_COUNT * MESI_COUNT * MEM_HIT_EVENTS; i++)
+		(&m->hit[0][0][0])[i].nr = 0; /* the hit path's action counts */
 	memset(m->oact_count, 0, sizeof(m->oact_count));
 }

@@ -20,11 +20,12 @@
 void pf_after_demand(struct mem *m, const struct req *dem, const struct outcome *o,
 		     uint32_t orow)
 {
-	struct req rq = *dem;
+	struct req rq;
 	struct outcome po;
 
 	if (o->pf_event == EV_COUNT || !mem_pf_enabled(m))
 		return;
+	rq = *dem;
 	rq.la = dem->la ^ m->gsize;
 	rq.prefetch = true;
 	rq.event = o->pf_event;

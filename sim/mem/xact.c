@@ -27,15 +27,6 @@ struct exec {
 	simtime_t ready_at; /* when the requester's own copy has its data (hits wait for it) */
 };
 
-int mem_others(const struct mem *m, uint32_t idx, int core, int own)
-{
-	const struct dline *dl = &m->dir.line[idx];
-
-	if (dl->owner >= 0 && dl->owner != core)
-		return dl->dirty ? MESI_M : MESI_E;
-	return dl->nr_sharers > (own != MESI_I ? 1u : 0u) ? MESI_S : MESI_I;
-}
-
 uint32_t mem_line_index(struct mem *m, uint64_t la)
 {
 	uint32_t idx = dir_lookup(&m->dir, la);
@@ -268,13 +259,6 @@ static bool exec_actions(struct mem *m, const struct req *rq, const struct proto
 	return true;
 }
 
-/* A store ends every other copy's epoch; LLC copies are stale from now on. */
-static void write_epoch(struct dline *dl)
-{
-	dl->version++;
-	dl->llc_valid = 0;
-}
-
 /* Give the requester its next state and keep the directory's owner in step. */
 static void apply_next_own(struct mem *m, const struct req *rq, uint32_t idx, int own,
 			   int next_own, const struct exec *x, struct outcome *o)
@@ -282,7 +266,7 @@ static void apply_next_own(struct mem *m, const struct req *rq, uint32_t idx, in
 	struct dline *dl = &m->dir.line[idx];
 
 	if (x->write)
-		write_epoch(dl);
+		mem_write_epoch(dl);
 	if (next_own == MESI_I)
 		return;
 	if (own == MESI_I) {
@@ -302,9 +286,8 @@ static void apply_next_own(struct mem *m, const struct req *rq, uint32_t idx, in
 	}
 }
 
-/* Check mode: the row's promised others state, then the line's invariants. */
-static void check_after(struct mem *m, const struct req *rq, uint32_t idx, int own, int others,
-			const struct proto_row *r, const struct outcome *o)
+void mem_check_after(struct mem *m, const struct req *rq, uint32_t idx, int own, int others,
+		     const struct proto_row *r, const struct outcome *o)
 {
 	int now_others = mem_others(m, idx, rq->core, r->next_own);
 
@@ -360,92 +343,6 @@ void mem_request(struct mem *m, const struct req *rq, struct outcome *out)
 	if (x.write && mem_watched(m, idx) && m->on_write)
 		m->on_write(m->on_write_data, idx, out->done);
 	if (m->check)
-		check_after(m, rq, idx, own, others, r, out);
+		mem_check_after(m, rq, idx, own, others, r, out);
 	assert(out->done >= rq->now);
-}
-
-/* ------------------------------------------------------------------ private hits */
-
-/*
- * The private-hit path.  It is the protocol table's own rows, not a second protocol: at set-up
- * mem_hit_rules() takes every row of the table (under the machine's variant) whose actions are
- * only hit [silent_upgrade] [write_data] [count_st_hit], that keeps the requester's copy and
- * leaves the others state as it was (a load in S, E or M; a store or RMW in M, or in E which
- * silently becomes M), and decodes what its actions do.  mem_hit() then serves such a request
- * the way mem_request() runs that row (exec_actions, apply_next_own, hier_touch, tm_charge),
- * with the two cache ways looked up once: the same latency, load source, statistics, LRU touch,
- * value epoch and action counts.  Anything else -- a miss, a row with any other action, data
- * still in flight (a fill-buffer hit), a watched line -- goes the full way.  check_protocol's
- * proto_hit_path_matches_table runs every such row both ways and compares all state.
- */
-static bool hit_row(const struct proto_row *r, int own, int others)
-{
-	if (!r || own == MESI_I || r->next_own == MESI_I || r->next_others != others ||
-	    r->act[0] != ACT_HIT)
-		return false;
-	for (int a = 1; a < PROTO_MAX_ACTIONS && r->act[a]; a++)
-		if (r->act[a] != ACT_SILENT_UPGRADE && r->act[a] != ACT_WRITE_DATA &&
-		    r->act[a] != ACT_COUNT_ST_HIT)
-			return false;
-	return true;
-}
-
-void mem_hit_rules(struct mem *m)
-{
-	for (int own = 0; own < MESI_COUNT; own++)
-		for (int oth = 0; oth < MESI_COUNT; oth++)
-			for (int ev = 0; ev < MEM_HIT_EVENTS; ev++) {
-				const struct proto_row *r =
-					proto_lookup(&m->pix, own, oth, ev, m->pvariant);
-				struct mem_hit_rule *h = &m->hit[own][oth][ev];
-
-				memset(h, 0, sizeof(*h));
-				if (!hit_row(r, own, oth))
-					continue;
-				h->row = r;
-				for (int a = 0; a < PROTO_MAX_ACTIONS && r->act[a]; a++) {
-					h->write |= r->act[a] == ACT_WRITE_DATA;
-					h->st_hit |= r->act[a] == ACT_COUNT_ST_HIT;
-				}
-			}
-}
-
-bool mem_hit(struct mem *m, const struct req *rq, struct outcome *out)
-{
-	struct hier *h = &m->core[rq->core];
-	struct cway *w1, *w2 = hier_lookup(h, rq->la, &w1);
-	const struct mem_hit_rule *hr;
-	const struct proto_row *r;
-	struct dline *dl;
-	int own, others;
-
-	if (!w2 || w2->ready_at > rq->now || rq->event >= MEM_HIT_EVENTS)
-		return false;
-	own = w2->state;
-	others = mem_others(m, w2->line, rq->core, own);
-	hr = &m->hit[own][others][rq->event];
-	if (!(r = hr->row) || (hr->write && mem_watched(m, w2->line)))
-		return false;
-	dl = &m->dir.line[w2->line];
-	m->nr_hit_fast++;
-	for (int a = 0; a < PROTO_MAX_ACTIONS && r->act[a]; a++)
-		m->act_count[r->act[a]]++;
-	memset(out, 0, sizeof(*out));
-	out->line = w2->line;
-	out->pf_event = EV_COUNT;
-	out->src = w1 ? SRC_L1 : SRC_L2;              /* hit (own_src: the data is there) */
-	out->pf_used = w2->pf;
-	out->st_l1hit = hr->st_hit && w1;             /* count_st_hit */
-	out->done = rq->now + (w1 ? m->mc->l1d.latency : m->mc->l2.latency);
-	if (hr->write)                                /* write_data, as apply_next_own */
-		write_epoch(dl);
-	hier_hit(h, w2, w1, r->next_own, dl->version);
-	dir_add_sharer(&m->dir, out->line, rq->core);
-	if (r->next_own == MESI_E || r->next_own == MESI_M) {
-		dl->owner = (int16_t)rq->core;
-		dl->dirty = r->next_own == MESI_M;
-	}
-	if (m->check)
-		check_after(m, rq, out->line, own, others, r, out);
-	return true;
 }

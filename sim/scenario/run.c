@@ -16,57 +16,9 @@
 
 #include "core/evq.h"
 #include "core/rng.h"
-#include "scenario/runahead.h"
+#include "scenario/run_int.h"
 #include "scenario/runwatch.h"
 #include "scenario/scenario.h"
-
-/* A time past SIMTIME_MAX, for a sum that overflowed; below the interpreter's sentinels. */
-#define TIME_PAST_MAX (UINT64_MAX - 2)
-
-struct thread {
-	const struct actor *a;
-	struct actor_result *res;
-	struct rng rng;
-	uint64_t iter;
-	uint32_t pc;
-	int cpu;
-	bool in_call;          /* a path call of the loop is running */
-	/* run-ahead past queued events (runahead.h) */
-	bool priv;             /* its core's steps commute with every other core's */
-	uint8_t *known;        /* per op: mem_access_known said yes (it stays yes) */
-	uint32_t nr_settled;   /* its ops before this one are all known (or delays) */
-	struct thread *sib;    /* the next thread on its core (a ring; itself when alone) */
-	uint64_t lseq;         /* that count at the push of its next step: ties in the ring */
-	simtime_t ptime;       /* the time of its next step, when live */
-	bool live;             /* it has a next step */
-	bool queued;           /* that step is in the queue (or kept as sim->ahead) */
-	uint64_t gen;          /* its queued event's arg; a step run ahead makes it stale */
-	struct ra_thread ra;   /* its step times, and its queued step if a step run ahead
-				* pushed it (runahead.h) */
-	struct ptask pt;       /* its interpreter state (large: after what every step reads) */
-};
-
-struct sim {
-	struct evq *q;
-	struct world *world;
-	uint8_t *cpu_shared;  /* per CPU: every SMT thread of its core runs an actor */
-	struct mem *mem;
-	const struct variant *v;
-	simtime_t end;       /* the last time any thread finished or was cut */
-	bool cut;            /* the end time stopped at least one thread */
-	struct c2c_err clock_err; /* set: the clock would pass SIMTIME_MAX (run stopped) */
-	const struct c2c_limits *lim;
-	simtime_t max_time;  /* lim->time_us in ps */
-	bool run_ahead;      /* a step earlier than the whole queue skips it (schedule()) */
-	struct thread *ahead; /* that step's thread, dispatched next (next_event()), or NULL */
-	simtime_t ahead_time;
-	struct ra_pending *pending; /* queued steps that steps run ahead pushed, or NULL */
-	bool tie;            /* a tie run-ahead cannot order as the queue would: run again */
-	bool warm_pending;   /* the warm-up's end is still queued */
-	uint64_t nr_stale;   /* queued events of steps run ahead (skipped, uncounted) */
-	uint64_t *core_seq;  /* per core: pushes of its threads' steps (thread.lseq) */
-	uint64_t ran_ahead;  /* steps run ahead of queued events */
-};
 
 /* Compute time of @cpu stretched when its core's SMT threads all run (machine parameter);
  * past SIMTIME_MAX it saturates there and beyond (the clock check stops the run). */
@@ -102,8 +54,6 @@ static bool past_end(struct sim *sim, simtime_t when)
 	sim->cut = true;
 	return true;
 }
-
-static void thread_step(struct sim *sim, void *data, uint64_t arg);
 
 /* Does @t's clock pass SIMTIME_MAX at @next, after its step at @now?  Then the end time cuts
  * the thread, or, in a run without one, the run stops with a message. */
@@ -173,17 +123,32 @@ static void schedule(struct sim *sim, struct thread *t, simtime_t next, simtime_
 		ra_pending_add(sim->pending, &t->ra, next);
 }
 
+/* The time from which run_early() runs no step: the end time, the clock's end, the run's
+ * time limit, the warm-up's end while it is queued. */
+static simtime_t early_horizon(const struct sim *sim)
+{
+	simtime_t h = SIMTIME_MAX + 1;
+
+	if (sim->v->end_time && sim->v->end_time < h)
+		h = sim->v->end_time;
+	if (sim->max_time < h)
+		h = sim->max_time + 1;
+	if (sim->warm_pending && sim->v->warmup < h)
+		h = sim->v->warmup;
+	return h;
+}
+
 /* May @t's next step, at @next, run now, ahead of queued events (runahead.h)?  Not past the
- * end time, the clock's end, the run limits or the warm-up's end, and not after the
- * RUNWATCH_EVENTS-th event: the run loop's host watch looks then, after the handler.
- * It counts as dispatched, as its event would have. */
+ * end time, the clock's end, the run limits or the warm-up's end (sim->early_end), and not
+ * after the RUNWATCH_EVENTS-th event: the run loop's host watch looks then, after the
+ * handler.  Every op of a settled thread is known.  It counts as dispatched, as its event
+ * would have. */
 static bool run_early(struct sim *sim, struct thread *t, simtime_t next)
 {
-	if (!t->priv || !t->live || (sim->v->end_time && next >= sim->v->end_time) ||
-	    next > SIMTIME_MAX || next > sim->max_time || (sim->warm_pending && next >= sim->v->warmup) ||
+	if (!t->priv || !t->live || next >= sim->early_end ||
 	    sim->q->dispatched >= sim->lim->events ||
 	    !(sim->q->dispatched % RUNWATCH_EVENTS) || sim_stopped(sim) ||
-	    !op_known(sim, t, t->pc))
+	    (!t->ra.settled && !op_known(sim, t, t->pc)))
 		return false;
 	sim->q->dispatched++;
 	sim->ran_ahead++;
@@ -324,7 +289,7 @@ static void unqueue(struct sim *sim, struct thread *u)
 /* A thread's step: its operation, then, for a core that may run ahead, the next steps of
  * its threads in the queue's order as long as each may (run_early); then the next steps
  * are scheduled. */
-static void thread_step(struct sim *sim, void *data, uint64_t arg)
+void thread_step(struct sim *sim, void *data, uint64_t arg)
 {
 	struct thread *t = data, *u;
 	simtime_t now = evq_now(sim->q), next = 0;
@@ -363,6 +328,7 @@ static void warmup_done(struct sim *sim, void *data, uint64_t arg)
 
 	(void)arg;
 	sim->warm_pending = false;
+	sim->early_end = early_horizon(sim);
 	if (sim->q->len == sim->nr_stale)
 		return; /* every thread finished before the warm-up ended: all of it is measured */
 	mem_stats_reset(sim->mem);
@@ -381,27 +347,6 @@ static void wake_thread(void *data, void *thread, simtime_t when)
 	evq_push(sim->q, when, thread_step, thread, 0);
 }
 
-/* Which CPUs share their core with another running thread: every SMT thread of the core is
- * given to some actor.  Decided once, from the scenario, so it cannot depend on timing. */
-static uint8_t *smt_sharing(const struct variant *v)
-{
-	const struct machine *mc = &v->mc;
-	uint8_t *busy = g_new0(uint8_t, mc->nr_cpus), *shared = g_new0(uint8_t, mc->nr_cpus);
-
-	for (uint32_t a = 0; a < v->nr_actors; a++)
-		for (uint32_t c = 0; c < v->actors[a].nr_cpus; c++)
-			busy[v->actors[a].cpus[c]] = 1;
-	for (int c = 0; c < mc->nr_cpus && mc->smt > 1; c++) {
-		int all = busy[c];
-
-		for (int s = 0; s < mc->smt; s++)
-			all &= busy[machine_cpu_core(mc, c) + s * mc->nr_cores];
-		shared[c] = (uint8_t)all;
-	}
-	g_free(busy);
-	return shared;
-}
-
 /* May @ev, just popped, be dispatched within the scenario's event and time limits?  If not,
  * the run stops as a failure of the memory system would (mem->failed), marked as a limit. */
 static bool within_limits(struct sim *sim, const struct event *ev)
@@ -418,72 +363,6 @@ static bool within_limits(struct sim *sim, const struct event *ev)
 		return true;
 	m->failed = m->limit_reached = true;
 	return false;
-}
-
-/* Link the threads of each core into a ring (sib), sharing the core's push count, in start
- * order: the queue's order of their first steps. */
-static void core_rings(struct sim *sim, struct thread *th, uint32_t nr)
-{
-	struct thread **last = g_new0(struct thread *, sim->v->mc.nr_cores);
-
-	sim->core_seq = g_new0(uint64_t, sim->v->mc.nr_cores);
-	for (uint32_t i = 0; i < nr; i++) {
-		int core = machine_cpu_core(&sim->v->mc, th[i].cpu);
-		struct thread *prev = last[core];
-
-		th[i].ra.core_seq = &sim->core_seq[core];
-		th[i].lseq = ++sim->core_seq[core];
-		th[i].sib = prev ? prev->sib : &th[i];
-		if (prev)
-			prev->sib = &th[i];
-		last[core] = &th[i];
-	}
-	g_free(last);
-}
-
-/* One thread per CPU of every actor, each with its first step queued at time 0, in actor
- * order then CPU order; the ones that may run ahead of the queue are marked (runahead.h). */
-static struct thread *threads_start(struct sim *sim, struct run_result *r, uint32_t *nr)
-{
-	const struct variant *v = sim->v;
-	uint32_t n = 0;
-	struct thread *th;
-	uint8_t *priv;
-
-	*nr = 0;
-	for (uint32_t a = 0; a < v->nr_actors; a++)
-		*nr += v->actors[a].nr_cpus;
-	th = g_new0(struct thread, *nr);
-	/* The invariant checks keep a trail of transitions in order: no run-ahead past them. */
-	priv = sim->pending && !sim->mem->check ? runahead_private(v, *nr) : g_new0(uint8_t, *nr);
-	for (uint32_t a = 0; a < v->nr_actors; a++) {
-		for (uint32_t c = 0; c < v->actors[a].nr_cpus; c++, n++) {
-			th[n] = (struct thread){.a = &v->actors[a], .res = &r->actors[a],
-						.cpu = v->actors[a].cpus[c], .priv = priv[n],
-						.ra.idx = n};
-			rng_seed(&th[n].rng, v->seed, (uint64_t)a * C2C_MAX_CPUS + (uint64_t)th[n].cpu);
-			if (sim->world)
-				pthread_init(&th[n].pt, sim->world, &th[n], th[n].cpu);
-			if (th[n].priv)
-				th[n].known = g_new0(uint8_t, v->actors[a].nr_ops);
-			th[n].live = th[n].queued = true;
-			evq_push(sim->q, 0, thread_step, &th[n], 0);
-		}
-	}
-	g_free(priv);
-	core_rings(sim, th, *nr);
-	return th;
-}
-
-/* threads_free - the @nr threads of threads_start() and what each holds. */
-static void threads_free(struct sim *sim, struct thread *th, uint32_t nr)
-{
-	for (uint32_t i = 0; i < nr; i++) {
-		if (sim->world)
-			pthread_release(&th[i].pt);
-		g_free(th[i].known);
-	}
-	g_free(th);
 }
 
 /* What a run leaves behind but its result: the queue, the threads, the caches (no report
@@ -539,6 +418,7 @@ static struct run_result *run_once(const struct scenario *sc, uint32_t vi, bool 
 	sim.cpu_shared = smt_sharing(v);
 	if (run_ahead)
 		sim.pending = ra_pending_new();
+	sim.early_end = early_horizon(&sim);
 	if (v->prog)
 		world_start(&sim, r);
 	th = threads_start(&sim, r, &nr_threads);

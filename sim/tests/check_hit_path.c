@@ -48,10 +48,14 @@ static bool same_sharers(const struct dir *a, const struct dir *b, uint32_t l)
 /* Everything the table path and the hit path could leave differently. */
 static void same_state(const struct mem *a, const struct mem *b, int step)
 {
+	uint64_t acts_a[ACT_COUNT], acts_b[ACT_COUNT];
+
 	tu_require(!a->failed && !b->failed, "step %d: %s%s", step, a->fail_msg, b->fail_msg);
 	tu_require(a->last_done == b->last_done && a->last_src == b->last_src &&
 			   a->last_line == b->last_line, "step %d: last request", step);
-	tu_require(!memcmp(a->act_count, b->act_count, sizeof(a->act_count)) &&
+	mem_act_counts(a, acts_a);
+	mem_act_counts(b, acts_b);
+	tu_require(!memcmp(acts_a, acts_b, sizeof(acts_a)) &&
 			   !memcmp(a->oact_count, b->oact_count, sizeof(a->oact_count)),
 		   "step %d: action counts", step);
 	tu_require(stats_nr_lines(a) == stats_nr_lines(b), "step %d: lines", step);
@@ -119,7 +123,7 @@ START_TEST(proto_hit_path_matches_table)
 		struct cway *w2 = pcache_lookup(&a->core[core].l2, la);
 		int lvl = !w2 ? 0 : pcache_lookup(&a->core[core].l1, la) ? 1 : w2->pf ? 2 : 0;
 		int own = w2 ? w2->state : MESI_I, oth = mem_others_state(a, core, addr);
-		uint64_t before = a->nr_hit_fast;
+		uint64_t before = mem_hits_served(a);
 		simtime_t ta, tb;
 
 		if (g_rand_int_range(rnd, 0, 16) == 0) {
@@ -132,12 +136,12 @@ START_TEST(proto_hit_path_matches_table)
 		tu_require(ta == tb, "step %d: %s returned %" G_GUINT64_FORMAT " and %"
 			   G_GUINT64_FORMAT, step, mem_op_names[op], ta, tb);
 		same_state(a, b, step);
-		if (a->nr_hit_fast != before && op != MEM_LOCKED_RMW)
+		if (mem_hits_served(a) != before && op != MEM_LOCKED_RMW)
 			seen[own][oth][op == MEM_LOAD ? EV_LOAD : op == MEM_STORE ? EV_STORE
 										   : EV_RMW][lvl]++;
 		t[cpu] = ta + (simtime_t)g_rand_int_range(rnd, 0, 3) * mc.l2.latency;
 	}
-	ck_assert_uint_eq(b->nr_hit_fast, 0);
+	ck_assert_uint_eq(mem_hits_served(b), 0);
 	for (int own = 0; own < MESI_COUNT; own++)
 		for (int oth = 0; oth < MESI_COUNT; oth++)
 			for (int ev = 0; ev < MEM_HIT_EVENTS; ev++)

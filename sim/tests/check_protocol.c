@@ -243,7 +243,7 @@ static void issue(struct mem *m, int ev)
 static void check_key(struct machine *mc, int own, int others, int ev, unsigned v)
 {
 	const struct expect *e = find_case(own, others, ev, v);
-	uint64_t before[ACT_COUNT], obefore[OACT_COUNT];
+	uint64_t before[ACT_COUNT], after[ACT_COUNT], obefore[OACT_COUNT];
 	g_auto(GStrv) next = NULL;
 	struct mem *m;
 
@@ -258,7 +258,7 @@ static void check_key(struct machine *mc, int own, int others, int ev, unsigned 
 	ck_assert_uint_eq(proto_variant(&mc->pf), v);
 	m = mem_new(mc, NULL, true);
 	setup_state(m, own, others);
-	memcpy(before, m->act_count, sizeof(before));
+	mem_act_counts(m, before);
 	memcpy(obefore, m->oact_count, sizeof(obefore));
 	issue(m, ev);
 	ck_assert_msg(!m->failed, "%s: %s", e->id, m->fail_msg);
@@ -268,7 +268,8 @@ static void check_key(struct machine *mc, int own, int others, int ev, unsigned 
 	ck_assert_msg(mem_others_state(m, 0, LINE) == state_of(next[1]),
 		      "%s: others %s, expected %s", e->id,
 		      mesi_names[mem_others_state(m, 0, LINE)], next[1]);
-	expect_actions(e->id, e->msgs, before, m->act_count, ACT_COUNT, proto_action_names);
+	mem_act_counts(m, after);
+	expect_actions(e->id, e->msgs, before, after, ACT_COUNT, proto_action_names);
 	expect_actions(e->id, e->omsgs, obefore, m->oact_count, OACT_COUNT, proto_oaction_names);
 	mem_free(m);
 }

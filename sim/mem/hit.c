@@ -1,0 +1,111 @@
+/*
+ * hit.c - the private-hit path: a demand request its core's own copy serves, changing nothing
+ * any other core holds.
+ *
+ * It is the protocol table's own rows, not a second protocol: at set-up mem_hit_rules() takes
+ * every row of the table (under the machine's variant) whose actions are only hit
+ * [silent_upgrade] [write_data] [count_st_hit], that keeps the requester's copy and leaves the
+ * others state as it was (a load in S, E or M; a store or RMW in M, or in E which silently
+ * becomes M), and decodes what its actions do.  mem_hit() then serves such a request the way
+ * mem_request() runs that row (exec_actions, apply_next_own, hier_touch, tm_charge), with the
+ * two cache ways looked up once: the same latency, load source, statistics, LRU touch, value
+ * epoch and action counts.  Anything else -- a miss, a row with any other action, data still
+ * in flight (a fill-buffer hit), a watched line -- goes the full way.  check_protocol's
+ * proto_hit_path_matches_table runs every such row both ways and compares all state.
+ *
+ * A hit's actions are counted per rule (mem_hit_rule.nr) and added to the table's counts
+ * when they are read (mem_act_counts): the hit path is most of the accesses of every run.
+ */
+#include "mem/mem_int.h"
+
+#include <assert.h>
+#include <string.h>
+
+static bool hit_row(const struct proto_row *r, int own, int others)
+{
+	if (!r || own == MESI_I || r->next_own == MESI_I || r->next_others != others ||
+	    r->act[0] != ACT_HIT)
+		return false;
+	for (int a = 1; a < PROTO_MAX_ACTIONS && r->act[a]; a++)
+		if (r->act[a] != ACT_SILENT_UPGRADE && r->act[a] != ACT_WRITE_DATA &&
+		    r->act[a] != ACT_COUNT_ST_HIT)
+			return false;
+	return true;
+}
+
+void mem_hit_rules(struct mem *m)
+{
+	for (int own = 0; own < MESI_COUNT; own++)
+		for (int oth = 0; oth < MESI_COUNT; oth++)
+			for (int ev = 0; ev < MEM_HIT_EVENTS; ev++) {
+				const struct proto_row *r =
+					proto_lookup(&m->pix, own, oth, ev, m->pvariant);
+				struct mem_hit_rule *h = &m->hit[own][oth][ev];
+
+				memset(h, 0, sizeof(*h));
+				if (!hit_row(r, own, oth))
+					continue;
+				h->row = r;
+				for (int a = 0; a < PROTO_MAX_ACTIONS && r->act[a]; a++) {
+					h->write |= r->act[a] == ACT_WRITE_DATA;
+					h->st_hit |= r->act[a] == ACT_COUNT_ST_HIT;
+				}
+			}
+}
+
+void mem_act_counts(const struct mem *m, uint64_t out[ACT_COUNT])
+{
+	const struct mem_hit_rule *h = &m->hit[0][0][0];
+
+	memcpy(out, m->act_count, sizeof(m->act_count));
+	for (size_t i = 0; i < MESI_COUNT * MESI_COUNT * MEM_HIT_EVENTS; i++)
+		for (int a = 0; h[i].row && a < PROTO_MAX_ACTIONS && h[i].row->act[a]; a++)
+			out[h[i].row->act[a]] += h[i].nr;
+}
+
+uint64_t mem_hits_served(const struct mem *m)
+{
+	const struct mem_hit_rule *h = &m->hit[0][0][0];
+	uint64_t n = 0;
+
+	for (size_t i = 0; i < MESI_COUNT * MESI_COUNT * MEM_HIT_EVENTS; i++)
+		n += h[i].nr;
+	return n;
+}
+
+bool mem_hit(struct mem *m, const struct req *rq, struct outcome *out)
+{
+	struct hier *h = &m->core[rq->core];
+	struct cway *w1, *w2 = hier_lookup(h, rq->la, &w1);
+	struct mem_hit_rule *hr;
+	struct dline *dl;
+	int own, others, next;
+
+	assert(rq->event < MEM_HIT_EVENTS); /* demand events only (mem.c) */
+	if (!w2 || w2->ready_at > rq->now)
+		return false;
+	own = w2->state;
+	dl = &m->dir.line[w2->line];
+	others = mem_others_dl(dl, rq->core, own);
+	hr = &m->hit[own][others][rq->event];
+	if (!hr->row || (hr->write && mem_watched(m, w2->line)))
+		return false;
+	hr->nr++;
+	next = hr->row->next_own;
+	*out = (struct outcome){.line = w2->line, .pf_event = EV_COUNT,
+				.src = w1 ? SRC_L1 : SRC_L2,   /* hit (own_src: the data is there) */
+				.pf_used = w2->pf,
+				.st_l1hit = hr->st_hit && w1,  /* count_st_hit */
+				.done = rq->now + (w1 ? m->mc->l1d.latency : m->mc->l2.latency)};
+	if (hr->write)                                 /* write_data, as apply_next_own */
+		mem_write_epoch(dl);
+	hier_hit(h, w2, w1, next, dl->version);
+	/* The core holds a copy, so the directory lists it already (mem_check_line). */
+	if (next == MESI_E || next == MESI_M) {
+		dl->owner = (int16_t)rq->core;
+		dl->dirty = next == MESI_M;
+	}
+	if (m->check)
+		mem_check_after(m, rq, out->line, own, others, hr->row, out);
+	return true;
+}

@@ -1,0 +1,76 @@
+/*
+ * run_int.h - what the run loop (run.c) and its threads' set-up (run_threads.c) share; nothing
+ * else includes it.
+ */
+#ifndef C2C_RUN_INT_H
+#define C2C_RUN_INT_H
+
+#include "scenario/run.h"
+
+#include "core/evq.h"
+#include "core/rng.h"
+#include "path/interp.h"
+#include "scenario/runahead.h"
+
+/* A time past SIMTIME_MAX, for a sum that overflowed; below the interpreter's sentinels. */
+#define TIME_PAST_MAX (UINT64_MAX - 2)
+
+struct thread {
+	const struct actor *a;
+	struct actor_result *res;
+	struct rng rng;
+	uint64_t iter;
+	uint32_t pc;
+	int cpu;
+	bool in_call;          /* a path call of the loop is running */
+	/* run-ahead past queued events (runahead.h) */
+	bool priv;             /* its core's steps commute with every other core's */
+	uint8_t *known;        /* per op: mem_access_known said yes (it stays yes) */
+	uint32_t nr_settled;   /* its ops before this one are all known (or delays) */
+	struct thread *sib;    /* the next thread on its core (a ring; itself when alone) */
+	uint64_t lseq;         /* that count at the push of its next step: ties in the ring */
+	simtime_t ptime;       /* the time of its next step, when live */
+	bool live;             /* it has a next step */
+	bool queued;           /* that step is in the queue (or kept as sim->ahead) */
+	uint64_t gen;          /* its queued event's arg; a step run ahead makes it stale */
+	struct ra_thread ra;   /* its step times, and its queued step if a step run ahead
+				* pushed it (runahead.h) */
+	struct ptask pt;       /* its interpreter state (large: after what every step reads) */
+};
+
+struct sim {
+	struct evq *q;
+	struct world *world;
+	uint8_t *cpu_shared;  /* per CPU: every SMT thread of its core runs an actor */
+	struct mem *mem;
+	const struct variant *v;
+	simtime_t end;       /* the last time any thread finished or was cut */
+	bool cut;            /* the end time stopped at least one thread */
+	struct c2c_err clock_err; /* set: the clock would pass SIMTIME_MAX (run stopped) */
+	const struct c2c_limits *lim;
+	simtime_t max_time;  /* lim->time_us in ps */
+	bool run_ahead;      /* a step earlier than the whole queue skips it (schedule()) */
+	struct thread *ahead; /* that step's thread, dispatched next (next_event()), or NULL */
+	simtime_t ahead_time;
+	struct ra_pending *pending; /* queued steps that steps run ahead pushed, or NULL */
+	bool tie;            /* a tie run-ahead cannot order as the queue would: run again */
+	bool warm_pending;   /* the warm-up's end is still queued */
+	simtime_t early_end; /* run_early() runs no step at or past it (early_horizon()) */
+	uint64_t nr_stale;   /* queued events of steps run ahead (skipped, uncounted) */
+	uint64_t *core_seq;  /* per core: pushes of its threads' steps (thread.lseq) */
+	uint64_t ran_ahead;  /* steps run ahead of queued events */
+};
+
+/* thread_step - the event of a thread's step (run.c). */
+void thread_step(struct sim *sim, void *data, uint64_t arg);
+
+/* smt_sharing - per CPU of @v: every SMT thread of its core runs an actor.  Decided once,
+ * from the scenario, so it cannot depend on timing.  Return: an array to g_free. */
+uint8_t *smt_sharing(const struct variant *v);
+
+/* threads_start - one thread per CPU of every actor, each with its first step queued at
+ * time 0, in actor order then CPU order; *@nr gets their count.  threads_free frees them. */
+struct thread *threads_start(struct sim *sim, struct run_result *r, uint32_t *nr);
+void threads_free(struct sim *sim, struct thread *th, uint32_t nr);
+
+#endif

@@ -1,0 +1,94 @@
+/* run_threads.c - the threads of a run and what they share, set up before the first event
+ * and freed after the last (see run.c). */
+#include "scenario/run_int.h"
+
+#include <glib.h>
+
+#include "scenario/scenario.h"
+
+/* Which CPUs share their core with another running thread: every SMT thread of the core is
+ * given to some actor.  Decided once, from the scenario, so it cannot depend on timing. */
+uint8_t *smt_sharing(const struct variant *v)
+{
+	const struct machine *mc = &v->mc;
+	uint8_t *busy = g_new0(uint8_t, mc->nr_cpus), *shared = g_new0(uint8_t, mc->nr_cpus);
+
+	for (uint32_t a = 0; a < v->nr_actors; a++)
+		for (uint32_t c = 0; c < v->actors[a].nr_cpus; c++)
+			busy[v->actors[a].cpus[c]] = 1;
+	for (int c = 0; c < mc->nr_cpus && mc->smt > 1; c++) {
+		int all = busy[c];
+
+		for (int s = 0; s < mc->smt; s++)
+			all &= busy[machine_cpu_core(mc, c) + s * mc->nr_cores];
+		shared[c] = (uint8_t)all;
+	}
+	g_free(busy);
+	return shared;
+}
+
+/* Link the threads of each core into a ring (sib), sharing the core's push count, in start
+ * order: the queue's order of their first steps. */
+static void core_rings(struct sim *sim, struct thread *th, uint32_t nr)
+{
+	struct thread **last = g_new0(struct thread *, sim->v->mc.nr_cores);
+
+	sim->core_seq = g_new0(uint64_t, sim->v->mc.nr_cores);
+	for (uint32_t i = 0; i < nr; i++) {
+		int core = machine_cpu_core(&sim->v->mc, th[i].cpu);
+		struct thread *prev = last[core];
+
+		th[i].ra.core_seq = &sim->core_seq[core];
+		th[i].lseq = ++sim->core_seq[core];
+		th[i].sib = prev ? prev->sib : &th[i];
+		if (prev)
+			prev->sib = &th[i];
+		last[core] = &th[i];
+	}
+	g_free(last);
+}
+
+/* One thread per CPU of every actor, each with its first step queued at time 0, in actor
+ * order then CPU order; the ones that may run ahead of the queue are marked (runahead.h). */
+struct thread *threads_start(struct sim *sim, struct run_result *r, uint32_t *nr)
+{
+	const struct variant *v = sim->v;
+	uint32_t n = 0;
+	struct thread *th;
+	uint8_t *priv;
+
+	*nr = 0;
+	for (uint32_t a = 0; a < v->nr_actors; a++)
+		*nr += v->actors[a].nr_cpus;
+	th = g_new0(struct thread, *nr);
+	/* The invariant checks keep a trail of transitions in order: no run-ahead past them. */
+	priv = sim->pending && !sim->mem->check ? runahead_private(v, *nr) : g_new0(uint8_t, *nr);
+	for (uint32_t a = 0; a < v->nr_actors; a++) {
+		for (uint32_t c = 0; c < v->actors[a].nr_cpus; c++, n++) {
+			th[n] = (struct thread){.a = &v->actors[a], .res = &r->actors[a],
+						.cpu = v->actors[a].cpus[c], .priv = priv[n],
+						.ra.idx = n};
+			rng_seed(&th[n].rng, v->seed, (uint64_t)a * C2C_MAX_CPUS + (uint64_t)th[n].cpu);
+			if (sim->world)
+				pthread_init(&th[n].pt, sim->world, &th[n], th[n].cpu);
+			if (th[n].priv)
+				th[n].known = g_new0(uint8_t, v->actors[a].nr_ops);
+			th[n].live = th[n].queued = true;
+			evq_push(sim->q, 0, thread_step, &th[n], 0);
+		}
+	}
+	g_free(priv);
+	core_rings(sim, th, *nr);
+	return th;
+}
+
+/* threads_free - the @nr threads of threads_start() and what each holds. */
+void threads_free(struct sim *sim, struct thread *th, uint32_t nr)
+{
+	for (uint32_t i = 0; i < nr; i++) {
+		if (sim->world)
+			pthread_release(&th[i].pt);
+		g_free(th[i].known);
+	}
+	g_free(th);
+}
