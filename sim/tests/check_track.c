@@ -95,7 +95,8 @@ END_TEST
 
 /* CPU 0 writes a line three times, then CPU 1 reads it: the read is a local HITM and makes
  * the line shared, so its own figures start there (one load, one HITM, no store) while the
- * totals keep all three stores (a clean read by a second CPU does the same); run-ahead's
+ * totals keep all three stores (a clean read by a second CPU does the same, and so does an
+ * SMT sibling's read that hits the core's copy); run-ahead's
  * question follows: the untracked line was known
  * to CPU 0 alone, and once shared a new Pareto row is news. */
 START_TEST(track_from_the_sharing_access)
@@ -132,6 +133,12 @@ START_TEST(track_from_the_sharing_access)
 	ck_assert(stats_line_tracked(m, l));
 	ck_assert_uint_eq(stats_line(m, l, LS_LOADS), 1);
 	ck_assert_uint_eq(stats_line(m, l, LS_HITM_LCL) + stats_line(m, l, LS_HITM_RMT), 0);
+	/* So does an SMT sibling's read, served by the core's own copy (a private hit). */
+	t = mem_access(m, 0, a + 8192, 8, MEM_LOAD, 4, t);
+	mem_access(m, mc.nr_cores, a + 8192, 8, MEM_LOAD, 4, t);
+	l = mem_line(m, a + 8192);
+	ck_assert(stats_line_tracked(m, l));
+	ck_assert_uint_eq(stats_line(m, l, LS_LD_L1), 1);
 	mem_free(m);
 	machine_release(&mc);
 }
