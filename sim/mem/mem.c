@@ -79,7 +79,7 @@ simtime_t mem_access_from(struct mem *m, int cpu, uint64_t addr, uint32_t size, 
 			  uint32_t site, uint32_t caller, simtime_t now)
 {
 	uint64_t end = addr + (size ? size : 1) - 1;
-	int core = machine_cpu_core(m->mc, cpu);
+	int core = m->cpu_core[cpu];
 	struct req rq = {.cpu = cpu, .core = core, .socket = mem_core_socket(m, core),
 			 .site = site, .caller = caller, .cause = DIR_NONE,
 			 .cause_orow = DIR_NONE};
@@ -145,6 +145,12 @@ struct mem *mem_new(const struct machine *mc, const struct objmap *objs, bool ch
 	dir_init(&m->dir, mc->nr_cores);
 	mstats_init(&m->st, mc->nr_cpus);
 	m->core = g_new0(struct hier, mc->nr_cores);
+	m->cpu_core = g_new(uint16_t, mc->nr_cpus);
+	m->core_socket = g_new(uint16_t, mc->nr_cores);
+	for (int c = 0; c < mc->nr_cpus; c++)
+		m->cpu_core[c] = (uint16_t)machine_cpu_core(mc, c);
+	for (int c = 0; c < mc->nr_cores; c++)
+		m->core_socket[c] = (uint16_t)machine_core_socket(mc, c);
 	for (int c = 0; c < mc->nr_cores; c++)
 		/* Sets are counted in 64-byte lines; with 128-byte granules, halve them. */
 		hier_init(&m->core[c], mc->l1d.sets >> (m->gshift - 6), mc->l1d.ways,
@@ -176,6 +182,8 @@ void mem_free(struct mem *m)
 	g_free(m->vals);
 	g_free(m->watched);
 	dir_release(&m->dir);
+	g_free(m->cpu_core);
+	g_free(m->core_socket);
 	g_free(m);
 }
 

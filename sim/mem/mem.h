@@ -115,6 +115,8 @@ struct mem {
 	bool hit_fast;          /* serve private hits by mem_hit (default); off: all by the table */
 	struct dir dir;
 	struct hier *core;      /* each core's L1d and L2 */
+	uint16_t *cpu_core;     /* per CPU: machine_cpu_core(), a table (no division per access) */
+	uint16_t *core_socket;  /* per core: machine_core_socket() */
 	struct sbuf *sb;
 	simtime_t *sb_ring;     /* nr_cpus * store_buffer commit times */
 	uint32_t gshift;        /* log2 of the coherence unit: 6, or 7 with pair_granule */

@@ -37,7 +37,7 @@ struct outcome {
 
 static inline int mem_core_socket(const struct mem *m, int core)
 {
-	return machine_core_socket(m->mc, core);
+	return m->core_socket[core];
 }
 
 /* mem_pf_enabled - does a demand miss fire the adjacent-line prefetcher?  Not with 128-byte
