@@ -86,7 +86,12 @@ bool mem_hit(struct mem *m, const struct req *rq, struct outcome *out)
 		return false;
 	own = w2->state;
 	dl = &m->dir.line[w2->line];
-	others = mem_others_dl(dl, rq->core, own);
+	/* An exclusive copy (E or M) has no other (SWMR): the rule is looked up without waiting
+	 * for the directory, which is only checked (a broken directory goes the full way,
+	 * which reports it). */
+	others = own == MESI_S ? mem_others_dl(dl, rq->core, own) : MESI_I;
+	if (own != MESI_S && __builtin_expect(mem_others_dl(dl, rq->core, own) != MESI_I, 0))
+		return false;
 	hr = &m->hit[own][others][rq->event];
 	if (!hr->row || (hr->write && mem_watched(m, w2->line)))
 		return false;

@@ -15,9 +15,9 @@ const char *const mem_op_names[MEM_OP_COUNT + 1] = {"load", "store", "rmw", "loc
 
 /* One demand request on one line, for @rq's CPU, site and caller; returns when its data (or
  * ownership) is there.  *line gets the line's directory index (DIR_NONE when the run
- * failed). */
-static simtime_t demand(struct mem *m, struct req *rq, uint64_t addr, int event, simtime_t now,
-			uint32_t *line)
+ * failed).  Inlined into each case of access_line(): it is on every access's path. */
+static inline __attribute__((always_inline)) simtime_t
+demand(struct mem *m, struct req *rq, uint64_t addr, int event, simtime_t now, uint32_t *line)
 {
 	struct outcome o;
 
