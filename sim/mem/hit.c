@@ -77,15 +77,21 @@ bool mem_hit(struct mem *m, const struct req *rq, struct outcome *out)
 {
 	struct hier *h = &m->core[rq->core];
 	struct cway *w1, *w2 = hier_lookup(h, rq->la, &w1);
+	const struct cway *c;
 	struct mem_hit_rule *hr;
 	struct dline *dl;
 	int own, others, next;
 
 	assert(rq->event < MEM_HIT_EVENTS); /* demand events only (mem.c) */
-	if (!w2 || w2->ready_at > rq->now)
+	if (!w2)
 		return false;
-	own = w2->state;
-	dl = &m->dir.line[w2->line];
+	/* An L1d copy is its L2 copy's twin (hier.h): what the hit decides on is read from the
+	 * nearer one, the L2 way is only written. */
+	c = w1 ? w1 : w2;
+	if (c->ready_at > rq->now)
+		return false;
+	own = c->state;
+	dl = &m->dir.line[c->line];
 	/* An exclusive copy (E or M) has no other (SWMR): the rule is looked up without waiting
 	 * for the directory, which is only checked (a broken directory goes the full way,
 	 * which reports it). */
@@ -93,11 +99,11 @@ bool mem_hit(struct mem *m, const struct req *rq, struct outcome *out)
 	if (own != MESI_S && __builtin_expect(mem_others_dl(dl, rq->core, own) != MESI_I, 0))
 		return false;
 	hr = &m->hit[own][others][rq->event];
-	if (!hr->row || (hr->write && mem_watched(m, w2->line)))
+	if (!hr->row || (hr->write && mem_watched(m, c->line)))
 		return false;
 	hr->nr++;
 	next = hr->row->next_own;
-	*out = (struct outcome){.line = w2->line, .pf_event = EV_COUNT,
+	*out = (struct outcome){.line = c->line, .pf_event = EV_COUNT,
 				.src = w1 ? SRC_L1 : SRC_L2,   /* hit (own_src: the data is there) */
 				.pf_used = w2->pf,
 				.st_l1hit = hr->st_hit && w1,  /* count_st_hit */
