@@ -44,9 +44,11 @@ demand(struct mem *m, struct req *rq, uint64_t addr, int event, simtime_t now, u
 	return o.done;
 }
 
-/* One access's part on one line; *idx gets the line (DIR_NONE when the run failed). */
-static simtime_t access_line(struct mem *m, struct req *rq, uint64_t addr, enum mem_op op,
-			     simtime_t now, uint32_t *idx)
+/* One access's part on one line; *idx gets the line (DIR_NONE when the run failed).  Inlined
+ * too: most accesses are one line, and a hit is a few dozen instructions. */
+static inline __attribute__((always_inline)) simtime_t
+access_line(struct mem *m, struct req *rq, uint64_t addr, enum mem_op op, simtime_t now,
+	    uint32_t *idx)
 {
 	simtime_t t, done;
 
