@@ -10,7 +10,7 @@
 #include <string.h>
 
 
-static const uint8_t src_lstat[SRC_COUNT] = {
+const uint8_t acct_src_lstat[SRC_COUNT] = {
 	[SRC_L1] = LS_LD_L1, [SRC_L2] = LS_LD_L2, [SRC_LLC] = LS_LD_LLC,
 	[SRC_RMT_HIT] = LS_LD_RMT_HIT, [SRC_HITM_LCL] = LS_HITM_LCL, [SRC_HITM_RMT] = LS_HITM_RMT,
 	[SRC_DRAM_LCL] = LS_LD_DRAM_LCL, [SRC_DRAM_RMT] = LS_LD_DRAM_RMT, [SRC_LFB] = LS_LD_FB,
@@ -20,14 +20,13 @@ static const uint8_t src_lstat[SRC_COUNT] = {
 static void account_load(struct mstats *s, uint32_t rec, const struct outcome *o,
 			 simtime_t lat)
 {
-	rec_add(s, rec, src_lstat[o->src], 1);
+	rec_add(s, rec, acct_src_lstat[o->src], 1);
 	rec_add(s, rec, LS_CYC_LOAD, lat);
 	if (o->src == SRC_HITM_LCL || o->src == SRC_HITM_RMT)
 		rec_add(s, rec, o->src == SRC_HITM_LCL ? LS_CYC_HITM_LCL : LS_CYC_HITM_RMT, lat);
 }
 
-/* The Pareto row's part of a demand request (tracked lines only). */
-static void account_row(struct mstats *s, uint32_t row, const struct req *rq,
+void acct_row(struct mstats *s, uint32_t row, const struct req *rq,
 			const struct outcome *o, simtime_t lat)
 {
 	mstats_add_cpu(s, &s->orow_cpus[row], rq->cpu);
@@ -70,7 +69,7 @@ uint32_t acct_demand(struct mem *m, const struct req *rq, const struct outcome *
 	rec = s->rec_of[l]; /* looked up once: every add below goes to it */
 	if (rec != DIR_NONE) {
 		row = mstats_orow(s, l, rq->off, rq->site, rq->caller);
-		account_row(s, row, rq, o, lat);
+		acct_row(s, row, rq, o, lat);
 	}
 	if (rq->event != EV_STORE)
 		account_load(s, rec, o, lat);
@@ -81,33 +80,6 @@ uint32_t acct_demand(struct mem *m, const struct req *rq, const struct outcome *
 	rec_add(s, rec, LS_INV_SENT, o->nr_inv);
 	rec_add(s, rec, LS_PF_USEFUL, o->pf_used);
 	return row;
-}
-
-/* acct_demand() of a private hit (hit.c): data from L1d or L2, no transfer, no HITM, no
- * invalidation, no prefetch; only the line's CPU set may change.  check_hit_path compares the
- * two paths' statistics. */
-void acct_hit(struct mem *m, const struct req *rq, const struct outcome *o)
-{
-	struct mstats *s = &m->st;
-	uint32_t l = o->line, rec;
-	simtime_t lat = o->done - rq->now;
-
-	if (s->cpus[l] != (CPUSET_ONE | (uint32_t)rq->cpu)) { /* else: nothing new to say */
-		if (!mstats_tracked(s, l) && s->cpus[l] != CPUSET_NONE)
-			mstats_track(s, l); /* another CPU touched it: it is shared now */
-		mstats_add_cpu(s, &s->cpus[l], rq->cpu);
-	}
-	rec = s->rec_of[l];
-	if (rec != DIR_NONE)
-		account_row(s, mstats_orow(s, l, rq->off, rq->site, rq->caller), rq, o, lat);
-	if (rq->event != EV_STORE) {
-		rec_add(s, rec, src_lstat[o->src], 1);
-		rec_add(s, rec, LS_CYC_LOAD, lat);
-	}
-	if (rq->event != EV_LOAD)
-		rec_add(s, rec, o->st_l1hit ? LS_ST_L1HIT : LS_ST_L1MISS, 1);
-	if (o->pf_used)
-		rec_add(s, rec, LS_PF_USEFUL, 1);
 }
 
 /* What a prefetch did to the buddy, and to the demand line whose miss caused it. */

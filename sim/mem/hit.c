@@ -73,44 +73,49 @@ uint64_t mem_hits_served(const struct mem *m)
 	return n;
 }
 
-bool mem_hit(struct mem *m, const struct req *rq, struct outcome *out)
+/* The rule that serves an event on copy @c (of line @c->line, in @core's L1d or L2) at @now,
+ * or NULL when none may: its data is still in flight, the row is not a private hit, or the
+ * line is watched.  @ev is the event's rules, &m->hit[0][0][event].  *@others gets the
+ * others state. */
+static inline struct mem_hit_rule *hit_rule(struct mem *m, const struct cway *c, int core,
+					    struct mem_hit_rule *ev, simtime_t now, int *others)
 {
-	struct hier *h = &m->core[rq->core];
-	struct cway *w1, *w2 = hier_lookup(h, rq->la, &w1);
-	const struct cway *c;
+	const struct dline *dl = &m->dir.line[c->line];
 	struct mem_hit_rule *hr;
-	struct dline *dl;
-	int own, others, next;
+	int own = c->state;
 
-	assert(rq->event < MEM_HIT_EVENTS); /* demand events only (mem.c) */
-	if (!w2)
-		return false;
-	/* An L1d copy is its L2 copy's twin (hier.h): what the hit decides on is read from the
-	 * nearer one, the L2 way is only written. */
-	c = w1 ? w1 : w2;
-	if (c->ready_at > rq->now)
-		return false;
-	own = c->state;
-	dl = &m->dir.line[c->line];
+	if (c->ready_at > now)
+		return NULL;
 	/* An exclusive copy (E or M) has no other (SWMR): the rule is looked up without waiting
 	 * for the directory, which is only checked (a broken directory goes the full way,
 	 * which reports it). */
-	others = own == MESI_S ? mem_others_dl(dl, rq->core, own) : MESI_I;
-	if (own != MESI_S && __builtin_expect(mem_others_dl(dl, rq->core, own) != MESI_I, 0))
-		return false;
-	hr = &m->hit[own][others][rq->event];
+	*others = own == MESI_S ? mem_others_dl(dl, core, own) : MESI_I;
+	if (own != MESI_S && __builtin_expect(mem_others_dl(dl, core, own) != MESI_I, 0))
+		return NULL;
+	hr = ev + (own * MESI_COUNT + *others) * MEM_HIT_EVENTS;
 	if (!hr->row || (hr->write && mem_watched(m, c->line)))
-		return false;
+		return NULL;
+	return hr;
+}
+
+/* Serve @rq by @hr (hit_rule) with its copies in L2 way @w2 and L1d way @w1 (NULL: L2
+ * only), as the row's actions would. */
+static inline void hit_apply(struct mem *m, const struct req *rq, struct cway *w2,
+			     struct cway *w1, struct mem_hit_rule *hr, int others,
+			     struct outcome *out)
+{
+	struct dline *dl = &m->dir.line[w2->line];
+	int own = w2->state, next = hr->row->next_own;
+
 	hr->nr++;
-	next = hr->row->next_own;
-	*out = (struct outcome){.line = c->line, .pf_event = EV_COUNT,
+	*out = (struct outcome){.line = w2->line, .pf_event = EV_COUNT,
 				.src = w1 ? SRC_L1 : SRC_L2,   /* hit (own_src: the data is there) */
 				.pf_used = w2->pf,
 				.st_l1hit = hr->st_hit && w1,  /* count_st_hit */
 				.done = rq->now + (w1 ? m->mc->l1d.latency : m->mc->l2.latency)};
 	if (hr->write)                                 /* write_data, as apply_next_own */
 		mem_write_epoch(dl);
-	hier_hit(h, w2, w1, next, dl->version);
+	hier_hit(&m->core[rq->core], w2, w1, next, dl->version);
 	/* The core holds a copy, so the directory lists it already (mem_check_line). */
 	if (next == MESI_E || next == MESI_M) {
 		dl->owner = (int16_t)rq->core;
@@ -118,5 +123,69 @@ bool mem_hit(struct mem *m, const struct req *rq, struct outcome *out)
 	}
 	if (m->check)
 		mem_check_after(m, rq, out->line, own, others, hr->row, out);
+}
+
+bool mem_hit(struct mem *m, const struct req *rq, struct outcome *out)
+{
+	struct cway *w1, *w2 = hier_lookup(&m->core[rq->core], rq->la, &w1);
+	struct mem_hit_rule *hr;
+	int others;
+
+	assert(rq->event < MEM_HIT_EVENTS); /* demand events only (mem.c) */
+	/* An L1d copy is its L2 copy's twin (hier.h): what the hit decides on is read from the
+	 * nearer one, the L2 way is only written. */
+	if (!w2 || !(hr = hit_rule(m, w1 ? w1 : w2, rq->core, &m->hit[0][0][rq->event], rq->now,
+				   &others)))
+		return false;
+	hit_apply(m, rq, w2, w1, hr, others, out);
+	return true;
+}
+
+void mem_memo_init(struct mem *m, struct mem_memo *mm, int cpu, uint64_t addr, uint32_t size,
+		   enum mem_op op, uint32_t site)
+{
+	static const uint8_t event_of[MEM_OP_COUNT] = {
+		[MEM_LOAD] = EV_LOAD, [MEM_STORE] = EV_STORE, [MEM_RMW] = EV_RMW};
+	uint64_t end = addr + (size ? size : 1) - 1;
+	int core = m->cpu_core[cpu];
+
+	*mm = (struct mem_memo){
+		.rq = {.cpu = cpu, .core = core, .socket = mem_core_socket(m, core),
+		       .la = mem_line_addr(m, addr), .off = (uint8_t)(addr & (m->gsize - 1)),
+		       .event = event_of[op], .site = site, .caller = DIR_NONE,
+		       .cause = DIR_NONE, .cause_orow = DIR_NONE},
+		.hit = &m->hit[0][0][event_of[op]], .op = (uint8_t)op,
+		.ok = op != MEM_LOCKED_RMW && addr >> m->gshift == end >> m->gshift};
+}
+
+/* What access_line() and demand() (mem.c) do around a hit, for a memo's access: the store
+ * buffer, the access's completion, the last request. */
+bool mem_access_memo(struct mem *m, struct mem_memo *mm, simtime_t now, simtime_t *next)
+{
+	struct cway *w1 = mm->w1;
+	struct mem_hit_rule *hr;
+	struct outcome o;
+	int others;
+
+	if (!mm->ok || m->check || !m->hit_fast || m->failed)
+		return false;
+	if (!w1 || w1->tag != mm->rq.la + 1) /* the way was reused: look again */
+		if (!(w1 = mm->w1 = pcache_lookup(&m->core[mm->rq.core].l1, mm->rq.la)))
+			return false;
+	/* Data there at @now is there at a store's later slot in the store buffer too. */
+	if (!(hr = hit_rule(m, w1, mm->rq.core, mm->hit, now, &others)))
+		return false;
+	mm->rq.now = mm->op == MEM_STORE ? sb_slot(m, mm->rq.cpu, now) : now;
+	hit_apply(m, &mm->rq, pcache_set(&m->core[mm->rq.core].l2, mm->rq.la) + w1->l2w, w1, hr,
+		  others, &o);
+	acct_hit(m, &mm->rq, &o);
+	m->st.accesses++;
+	m->last_done = o.done;
+	m->last_src = o.src;
+	m->last_line = o.line;
+	if (mm->op == MEM_STORE)
+		sb_push(m, mm->rq.cpu, o.done);
+	*next = mm->op == MEM_LOAD ? o.done : mm->op == MEM_STORE ? mm->rq.now + m->mc->cycle
+								  : o.done + m->mc->cycle;
 	return true;
 }

@@ -180,6 +180,40 @@ void mem_stats_reset(struct mem *m);
 simtime_t mem_access_from(struct mem *m, int cpu, uint64_t addr, uint32_t size, enum mem_op op,
 			  uint32_t site, uint32_t caller, simtime_t now);
 
+/* One request for one line, demand or prefetch (the memory system's own: here because a
+ * struct mem_memo keeps one). */
+struct req {
+	int cpu, core, socket;
+	uint64_t la;        /* line address */
+	uint8_t off;        /* byte offset in the line (demand) */
+	uint8_t event;      /* enum proto_event */
+	bool prefetch;
+	uint32_t site, caller; /* demand: code site, and the call site of its path (or DIR_NONE) */
+	uint32_t cause;     /* prefetch: demand line that triggered it, or DIR_NONE */
+	uint32_t cause_orow;
+	simtime_t now;
+};
+
+/* A one-line load, store or RMW that one CPU issues again and again (a raw operation of an
+ * actor's loop): what mem_access_from() works out each time, worked out once. */
+struct mem_memo {
+	struct req rq;        /* its demand request, but for the time */
+	struct cway *w1;      /* the L1d way that held the line last time, or NULL */
+	struct mem_hit_rule *hit; /* &mem.hit[0][0][its event] */
+	uint8_t op;           /* enum mem_op */
+	bool ok;              /* a load, store or RMW within one line: mem_access_memo may serve it */
+};
+
+/* mem_memo_init - remember mem_access(@cpu, @addr, @size, @op, @site) in @mm.  Can't fail. */
+void mem_memo_init(struct mem *m, struct mem_memo *mm, int cpu, uint64_t addr, uint32_t size,
+		   enum mem_op op, uint32_t site);
+
+/* mem_access_memo - mem_access() of @mm at @now, when it is a private hit in L1d (hit.c): the
+ * same state, statistics and *@next, without finding the line's way again.  Return: false,
+ * with nothing changed, when it is not one (or the memory system checks invariants or has
+ * failed): then mem_access() must serve it. */
+bool mem_access_memo(struct mem *m, struct mem_memo *mm, simtime_t now, simtime_t *next);
+
 /* mem_access - mem_access_from() with no caller. */
 static inline simtime_t mem_access(struct mem *m, int cpu, uint64_t addr, uint32_t size,
 				   enum mem_op op, uint32_t site, simtime_t now)

@@ -12,19 +12,6 @@
 
 #include "mem/mem.h"
 
-/* One request for one line, demand or prefetch. */
-struct req {
-	int cpu, core, socket;
-	uint64_t la;        /* line address */
-	uint8_t off;        /* byte offset in the line (demand) */
-	uint8_t event;      /* enum proto_event */
-	bool prefetch;
-	uint32_t site, caller; /* demand: code site, and the call site of its path (or DIR_NONE) */
-	uint32_t cause;     /* prefetch: demand line that triggered it, or DIR_NONE */
-	uint32_t cause_orow;
-	simtime_t now;
-};
-
 /* What a request did, as the row's actions recorded it, for the accounting. */
 struct outcome {
 	simtime_t done;
@@ -95,8 +82,39 @@ uint32_t mem_line_index(struct mem *m, uint64_t la);
 /* acct_demand - count demand request @rq.  Return: its Pareto row, DIR_NONE when its line is
  * not tracked (mstats.h). */
 uint32_t acct_demand(struct mem *m, const struct req *rq, const struct outcome *o);
-/* acct_hit - acct_demand() of a request mem_hit() served. */
-void acct_hit(struct mem *m, const struct req *rq, const struct outcome *o);
+/* acct_src_lstat - the load counter of each load source (enum ld_src -> enum lstat). */
+extern const uint8_t acct_src_lstat[SRC_COUNT];
+/* acct_row - add demand request @rq's part to Pareto row @row of a tracked line; @lat is
+ * its latency. */
+void acct_row(struct mstats *s, uint32_t row, const struct req *rq, const struct outcome *o,
+	      simtime_t lat);
+
+/* acct_hit - acct_demand() of a private hit (hit.c): data from L1d or L2, no transfer, no
+ * HITM, no invalidation, no prefetch; only the line's CPU set may change.  Inline: it is
+ * most accesses' accounting.  check_hit_path compares the two paths' statistics. */
+static inline void acct_hit(struct mem *m, const struct req *rq, const struct outcome *o)
+{
+	struct mstats *s = &m->st;
+	uint32_t l = o->line, rec;
+	simtime_t lat = o->done - rq->now;
+
+	if (s->cpus[l] != (CPUSET_ONE | (uint32_t)rq->cpu)) { /* else: nothing new to say */
+		if (!mstats_tracked(s, l) && s->cpus[l] != CPUSET_NONE)
+			mstats_track(s, l); /* another CPU touched it: it is shared now */
+		mstats_add_cpu(s, &s->cpus[l], rq->cpu);
+	}
+	rec = s->rec_of[l];
+	if (rec != DIR_NONE)
+		acct_row(s, mstats_orow(s, l, rq->off, rq->site, rq->caller), rq, o, lat);
+	if (rq->event != EV_STORE) {
+		rec_add(s, rec, acct_src_lstat[o->src], 1);
+		rec_add(s, rec, LS_CYC_LOAD, lat);
+	}
+	if (rq->event != EV_LOAD)
+		rec_add(s, rec, o->st_l1hit ? LS_ST_L1HIT : LS_ST_L1MISS, 1);
+	if (o->pf_used)
+		rec_add(s, rec, LS_PF_USEFUL, 1);
+}
 void acct_prefetch(struct mem *m, const struct req *rq, const struct outcome *o);
 void acct_locked(struct mem *m, uint32_t idx);
 

@@ -179,7 +179,8 @@ static bool next_event(struct sim *sim, struct event *ev)
 
 /* Run @t's operation at pc, at @now.  Return: false when the thread stops here (finished,
  * cut, parked, or the run is over); else true with *next, when its next step is. */
-static bool thread_op(struct sim *sim, struct thread *t, simtime_t now, simtime_t *next_out)
+static inline __attribute__((always_inline)) bool
+thread_op(struct sim *sim, struct thread *t, simtime_t now, simtime_t *next_out)
 {
 	const struct op *op = &t->a->ops[t->pc];
 	simtime_t next, d;
@@ -208,9 +209,10 @@ static bool thread_op(struct sim *sim, struct thread *t, simtime_t now, simtime_
 				       ? rng_below(&t->rng, op->delay_max - op->delay_min + 1) : 0));
 		if (__builtin_add_overflow(now, d, &next))
 			next = TIME_PAST_MAX;
-	} else
+	} else if (!mem_access_memo(sim->mem, &t->memo[t->pc], now, &next)) {
 		next = mem_access(sim->mem, t->cpu, op->addr + (uint64_t)t->cpu * op->cpu_stride,
 				  op->size, (enum mem_op)op->kind, op->site, now);
+	}
 	/* Time must advance, or a loop of zero delays would never reach the end time. */
 	if (next == now)
 		next++;

@@ -26,6 +26,7 @@ struct thread {
 	/* run-ahead past queued events (runahead.h) */
 	bool priv;             /* its core's steps commute with every other core's */
 	uint8_t *known;        /* per op: mem_access_known said yes (it stays yes) */
+	struct mem_memo *memo; /* per op: its access worked out once (mem_access_memo) */
 	uint32_t nr_settled;   /* its ops before this one are all known (or delays) */
 	struct thread *sib;    /* the next thread on its core (a ring; itself when alone) */
 	uint64_t lseq;         /* that count at the push of its next step: ties in the ring */

@@ -48,6 +48,22 @@ static void core_rings(struct sim *sim, struct thread *th, uint32_t nr)
 	g_free(last);
 }
 
+/* The memos of @t's memory operations (mem_access_memo): at its CPU's instance. */
+static void thread_memos(struct sim *sim, struct thread *t)
+{
+	const struct actor *a = t->a;
+
+	t->memo = g_new0(struct mem_memo, a->nr_ops);
+	for (uint32_t i = 0; i < a->nr_ops; i++) {
+		const struct op *op = &a->ops[i];
+
+		if (op->kind <= OP_LOCKED_RMW)
+			mem_memo_init(sim->mem, &t->memo[i], t->cpu,
+				      op->addr + (uint64_t)t->cpu * op->cpu_stride, op->size,
+				      (enum mem_op)op->kind, op->site);
+	}
+}
+
 /* One thread per CPU of every actor, each with its first step queued at time 0, in actor
  * order then CPU order; the ones that may run ahead of the queue are marked (runahead.h). */
 struct thread *threads_start(struct sim *sim, struct run_result *r, uint32_t *nr)
@@ -73,6 +89,7 @@ struct thread *threads_start(struct sim *sim, struct run_result *r, uint32_t *nr
 				pthread_init(&th[n].pt, sim->world, &th[n], th[n].cpu);
 			if (th[n].priv)
 				th[n].known = g_new0(uint8_t, v->actors[a].nr_ops);
+			thread_memos(sim, &th[n]);
 			th[n].live = th[n].queued = true;
 			evq_push(sim->q, 0, thread_step, &th[n], 0);
 		}
@@ -89,6 +106,7 @@ void threads_free(struct sim *sim, struct thread *th, uint32_t nr)
 		if (sim->world)
 			pthread_release(&th[i].pt);
 		g_free(th[i].known);
+		g_free(th[i].memo);
 	}
 	g_free(th);
 }
