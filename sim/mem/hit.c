@@ -167,7 +167,7 @@ bool mem_access_memo(struct mem *m, struct mem_memo *mm, simtime_t now, simtime_
 	struct outcome o;
 	int others;
 
-	if (!mm->ok || m->check || !m->hit_fast || m->failed)
+	if (!mm->ok || !m->hit_fast || m->failed)
 		return false;
 	if (!w1 || w1->tag != mm->rq.la + 1) /* the way was reused: look again */
 		if (!(w1 = mm->w1 = pcache_lookup(&m->core[mm->rq.core].l1, mm->rq.la)))

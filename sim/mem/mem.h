@@ -210,8 +210,8 @@ void mem_memo_init(struct mem *m, struct mem_memo *mm, int cpu, uint64_t addr, u
 
 /* mem_access_memo - mem_access() of @mm at @now, when it is a private hit in L1d (hit.c): the
  * same state, statistics and *@next, without finding the line's way again.  Return: false,
- * with nothing changed, when it is not one (or the memory system checks invariants or has
- * failed): then mem_access() must serve it. */
+ * with nothing changed, when it is not one (or the run has failed): then mem_access() must
+ * serve it. */
 bool mem_access_memo(struct mem *m, struct mem_memo *mm, simtime_t now, simtime_t *next);
 
 /* mem_access - mem_access_from() with no caller. */

@@ -1,8 +1,8 @@
 /*
- * check_hit_path.c - the private-hit path (mem_hit, sim/mem/xact.c) is the protocol table's
+ * check_hit_path.c - the private-hit path (mem_hit, sim/mem/hit.c) is the protocol table's
  * hit rows and nothing else: two memory systems, one serving hits by the table walk and one
  * by the hit path, run the same pseudo-random accesses and must agree on everything after
- * every step.
+ * every step.  So must a memo of an operation (mem_access_memo) and mem_access().
  */
 #include <glib.h>
 #include <string.h>
@@ -159,12 +159,79 @@ START_TEST(proto_hit_path_matches_table)
 }
 END_TEST
 
+/* A memo (mem_access_memo) serves its operation as mem_access() would, or leaves it to
+ * mem_access(): 4 CPUs repeat 12 operations each (lines of their own and shared ones, every
+ * kind, some crossing a line), with evictions, so memos meet reused ways, copies in other
+ * states, misses, data in flight and a full store buffer. */
+START_TEST(proto_memo_matches_access)
+{
+	/* A store buffer of 2 entries fills up, so stores stall for one. */
+	static const char *const ovr[][3] = {{"prefetch.adjacent_line=true",
+					      "store_buffer.entries=2", NULL},
+					     {"prefetch.pair_granule=true", "store_buffer.entries=2",
+					      NULL}};
+	enum { CPUS = 4, OPS = 12 };
+	struct machine mc;
+	struct mem *a, *b;
+	struct mem_memo memo[CPUS][OPS];
+	uint64_t addr[CPUS][OPS];
+	enum mem_op op[CPUS][OPS];
+	simtime_t t[CPUS] = {0};
+	uint32_t served = 0, refused = 0;
+	GRand *rnd = g_rand_new_with_seed(16);
+
+	tu_machine(&mc, "skylake-sp-2s", ovr[_i]);
+	a = hit_mem(&mc, true);
+	b = hit_mem(&mc, true);
+	for (int c = 0; c < CPUS; c++)
+		for (int i = 0; i < OPS; i++) {
+			uint64_t base = i < 4 ? 0x100000 : 0x200000 + (uint64_t)c * 0x1000;
+
+			addr[c][i] = base + (uint64_t)g_rand_int_range(rnd, 0, 8) * 64 +
+				     (uint64_t)g_rand_int_range(rnd, 0, 8) * 8;
+			if (i == OPS - 1) /* crosses into the next line (64 or 128 bytes) */
+				addr[c][i] = (addr[c][i] | 127) - 3;
+			op[c][i] = (enum mem_op)g_rand_int_range(rnd, 0, MEM_OP_COUNT);
+			mem_memo_init(a, &memo[c][i], c, addr[c][i], 8, op[c][i], (uint32_t)i);
+		}
+	for (int step = 0; step < 8000; step++) {
+		int c = (int)g_rand_int_range(rnd, 0, CPUS), i = (int)g_rand_int_range(rnd, 0, OPS);
+		simtime_t ta, tb;
+
+		if (g_rand_int_range(rnd, 0, 32) == 0) {
+			mem_evict(a, machine_cpu_core(&mc, c), addr[c][i], t[c]);
+			mem_evict(b, machine_cpu_core(&mc, c), addr[c][i], t[c]);
+			continue;
+		}
+		if (mem_access_memo(a, &memo[c][i], t[c], &ta))
+			served++;
+		else {
+			refused++;
+			ta = mem_access(a, c, addr[c][i], 8, op[c][i], (uint32_t)i, t[c]);
+		}
+		tb = mem_access(b, c, addr[c][i], 8, op[c][i], (uint32_t)i, t[c]);
+		tu_require(ta == tb, "step %d: %s returned %" G_GUINT64_FORMAT " and %"
+			   G_GUINT64_FORMAT, step, mem_op_names[op[c][i]], ta, tb);
+		same_state(a, b, step);
+		t[c] = ta + (simtime_t)g_rand_int_range(rnd, 0, 3) * mc.l2.latency;
+	}
+	/* Both ways were taken, many times. */
+	ck_assert_uint_gt(served, 1000);
+	ck_assert_uint_gt(refused, 1000);
+	mem_free(a);
+	mem_free(b);
+	machine_release(&mc);
+	g_rand_free(rnd);
+}
+END_TEST
+
 static Suite *hit_path_suite(void)
 {
 	Suite *s = suite_create("hit_path");
 	TCase *tc = tcase_create("proto_hit_path");
 
 	tcase_add_loop_test(tc, proto_hit_path_matches_table, 0, 3);
+	tcase_add_loop_test(tc, proto_memo_matches_access, 0, 2);
 	suite_add_tcase(s, tc);
 	return s;
 }
