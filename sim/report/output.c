@@ -383,15 +383,18 @@ static void write_lines_csv(FILE *f, const struct wctx *w, const void *arg)
 		const struct mem *m = r->mem;
 
 		for (uint32_t l = 0; l < stats_nr_lines(m); l++) {
-			uint32_t obj = stats_line_obj(m, l);
+			uint32_t obj;
 			struct obj ob;
-			const struct obj *o = objmap_get(run_objs(r), obj, &ob) ? &ob : NULL;
-			uint64_t la = stats_line_addr(m, l);
+			const struct obj *o;
+			uint64_t la;
 
 			/* A line only one CPU touched shares nothing: it is in the totals, not here
 			 * (a thousand memcgs on 256 CPUs would otherwise write gigabytes). */
 			if (!report_line_shared(m, l) || !line_touched(m, l))
 				continue;
+			obj = stats_line_obj(m, l);
+			o = objmap_get(run_objs(r), obj, &ob) ? &ob : NULL;
+			la = stats_line_addr(m, l);
 			csv_lead(f, r, la, obj);
 			fprintf(f, ",%" PRId64 ",%" PRIu32, o ? (int64_t)((la - o->base) / 64) : -1,
 				stats_line_nr_cpus(m, l));
