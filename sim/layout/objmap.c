@@ -21,6 +21,7 @@ void objmap_release(struct objmap *om)
 	g_free(om->flat);
 	g_free(om->per);
 	g_free(om->near);
+	g_free(om->last);
 	memset(om, 0, sizeof(*om));
 }
 
@@ -234,6 +235,8 @@ static void index_build(struct objmap *om)
 	if (!om->near)
 		om->near = g_new(uint32_t, 2);
 	om->near[0] = om->near[1] = 0;
+	g_free(om->last);
+	om->last = NULL; /* until objmap_seal() finds no overlap */
 }
 
 /* Walk every object in address order (the pieces and the periodic instances merged); the
@@ -250,8 +253,10 @@ uint32_t objmap_seal(struct objmap *om)
 
 		f = flat_pos(om, fi);
 		p = per_pos(om, pk, pj);
-		if (!f.ok && !p.ok)
+		if (!f.ok && !p.ok) {
+			om->last = g_new0(uint64_t, 3); /* disjoint: objmap_find may remember */
 			return OBJ_NONE;
+		}
 		if (pos_before(f, p)) {
 			cur = f;
 			fi++;
@@ -350,9 +355,20 @@ static struct opos neighbour(const struct objmap *om, uint64_t addr, bool after)
 
 uint32_t objmap_find(const struct objmap *om, uint64_t addr)
 {
-	struct opos o = neighbour(om, addr, false);
+	struct opos o;
 
-	return o.ok && addr < o.base + om->runs[o.run].size ? o.idx : OBJ_NONE;
+	/* Lines are first touched mostly inside the object touched last. */
+	if (om->last && addr - om->last[0] < om->last[1])
+		return (uint32_t)om->last[2];
+	o = neighbour(om, addr, false);
+	if (!o.ok || addr >= o.base + om->runs[o.run].size)
+		return OBJ_NONE;
+	if (om->last) {
+		om->last[0] = o.base;
+		om->last[1] = om->runs[o.run].size;
+		om->last[2] = o.idx;
+	}
+	return o.idx;
 }
 
 uint32_t objmap_find_in(const struct objmap *om, uint64_t lo, uint64_t hi)
