@@ -372,37 +372,34 @@ static bool line_touched(const struct mem *m, uint32_t l)
 	return false;
 }
 
+/* Line @l of @r's run, a row of lines.csv. */
+static void write_line_row(FILE *f, const struct run_result *r, uint32_t l)
+{
+	uint32_t obj = stats_line_obj(r->mem, l);
+	struct obj ob;
+	const struct obj *o = objmap_get(run_objs(r), obj, &ob) ? &ob : NULL;
+	uint64_t la = stats_line_addr(r->mem, l);
+
+	csv_lead(f, r, la, obj);
+	fprintf(f, ",%" PRId64 ",%" PRIu32, o ? (int64_t)((la - o->base) / 64) : -1,
+		stats_line_nr_cpus(r->mem, l));
+	for (int k = 0; k < LS_COUNT; k++)
+		fprintf(f, ",%" PRIu64, stats_line(r->mem, l, k));
+	fputc('\n', f);
+}
+
 static void write_lines_csv(FILE *f, const struct wctx *w, const void *arg)
 {
 	fputs("variant,address,object,line,cpus", f);
 	for (int k = 0; k < LS_COUNT; k++)
 		fprintf(f, ",%s", lstat_info[k].key);
 	fputc('\n', f);
-	for (uint32_t i = 0; i < w->nr; i++) {
-		const struct run_result *r = w->runs[i];
-		const struct mem *m = r->mem;
-
-		for (uint32_t l = 0; l < stats_nr_lines(m); l++) {
-			uint32_t obj;
-			struct obj ob;
-			const struct obj *o;
-			uint64_t la;
-
-			/* A line only one CPU touched shares nothing: it is in the totals, not here
-			 * (a thousand memcgs on 256 CPUs would otherwise write gigabytes). */
-			if (!report_line_shared(m, l) || !line_touched(m, l))
-				continue;
-			obj = stats_line_obj(m, l);
-			o = objmap_get(run_objs(r), obj, &ob) ? &ob : NULL;
-			la = stats_line_addr(m, l);
-			csv_lead(f, r, la, obj);
-			fprintf(f, ",%" PRId64 ",%" PRIu32, o ? (int64_t)((la - o->base) / 64) : -1,
-				stats_line_nr_cpus(m, l));
-			for (int k = 0; k < LS_COUNT; k++)
-				fprintf(f, ",%" PRIu64, stats_line(m, l, k));
-			fputc('\n', f);
-		}
-	}
+	for (uint32_t i = 0; i < w->nr; i++)
+		for (uint32_t l = 0; l < stats_nr_lines(w->runs[i]->mem); l++)
+			/* A line only one CPU touched shares nothing: it is in the totals, not
+			 * here (a thousand memcgs on 256 CPUs would otherwise write gigabytes). */
+			if (report_line_shared(w->runs[i]->mem, l) && line_touched(w->runs[i]->mem, l))
+				write_line_row(f, w->runs[i], l);
 }
 
 static int orow_cmp(const void *pa, const void *pb, void *data)
