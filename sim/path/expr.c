@@ -414,6 +414,18 @@ bool expr_const(const struct expr *e, int64_t *v)
 	return true;
 }
 
+bool expr_operand(const struct expr *e, struct expr_ref *out)
+{
+	static const uint8_t ref_of[] = {[E_CONST] = EREF_CONST, [E_LOCAL] = EREF_LOCAL,
+					 [E_BUILTIN] = EREF_BUILTIN};
+
+	if (e->len != 1 || e->code[0].op > E_BUILTIN)
+		return false;
+	out->kind = ref_of[e->code[0].op];
+	out->v = e->code[0].v;
+	return true;
+}
+
 const char *expr_text(const struct expr *e)
 {
 	return e->text;

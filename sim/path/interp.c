@@ -39,24 +39,13 @@ uint64_t samples_percentile(struct samples *s, unsigned pct)
 	return s->v[(uint64_t)(s->nr - 1) * pct / 100];
 }
 
-/* The call instruction's site in the frame below the running one, DIR_NONE at the top: the
- * caller exec_call() left its pc just past the call. */
-static uint32_t caller_site(const struct ptask *t)
-{
-	const struct frame *up;
-
-	if (t->depth < 2)
-		return DIR_NONE;
-	up = &t->frames[t->depth - 2];
-	return t->w->prog->paths[up->path].code[up->pc - 1].site;
-}
-
 /* A memory access by the thread: time, and for top-level calls, lines and remote fetches. */
 simtime_t it_access(struct ptask *t, uint64_t addr, uint32_t size, enum mem_op op,
 		    uint32_t site, simtime_t now)
 {
 	struct mem *m = t->w->mem;
-	simtime_t next = mem_access_from(m, t->cpu, addr, size, op, site, caller_site(t), now);
+	simtime_t next = mem_access_from(m, t->cpu, addr, size, op, site,
+					 t->frames[t->depth - 1].caller_site, now);
 	uint32_t idx = m->last_line; /* the access's line: no second directory lookup */
 
 	if (idx != DIR_NONE) {
@@ -122,7 +111,7 @@ static int64_t sext(uint64_t v, uint32_t size)
 }
 
 static void push_frame(struct ptask *t, uint32_t path, const int64_t *args, uint8_t nr,
-		       int16_t ret_dst, simtime_t now)
+		       int16_t ret_dst, uint32_t caller_site, simtime_t now)
 {
 	struct frame *f = &t->frames[t->depth++];
 	uint32_t n = t->w->prog->paths[path].nr_locals;
@@ -133,6 +122,7 @@ static void push_frame(struct ptask *t, uint32_t path, const int64_t *args, uint
 	f->path = path;
 	f->pc = 0;
 	f->ret_dst = ret_dst;
+	f->caller_site = caller_site;
 	f->start = now;
 	memcpy(f->locals, args, sizeof(int64_t) * nr);
 	memset(f->locals + nr, 0, sizeof(int64_t) * (n - nr));
@@ -145,7 +135,7 @@ void interp_call(struct ptask *t, uint32_t path, const int64_t *args, simtime_t 
 	t->depth = 0;
 	t->stamp++;
 	t->call_lines = t->call_remote = 0;
-	push_frame(t, path, args, t->w->prog->paths[path].nr_params, -1, now);
+	push_frame(t, path, args, t->w->prog->paths[path].nr_params, -1, DIR_NONE, now);
 }
 
 /* When every local in @deps of frame @f has its value. */
@@ -204,8 +194,8 @@ static simtime_t exec_mem(struct ptask *t, const struct pinsn *in, int64_t *loc,
 	int64_t old = sext(mem_peek(t->w->mem, addr, size), size), nv = old, a = 0;
 	enum mem_op op = MEM_LOAD;
 
-	if (in->a)
-		a = it_eval(t, in->a, loc);
+	if (in->av.kind)
+		a = it_val(t, &in->av, loc);
 	switch (in->op) {
 	case P_STORE:
 		nv = a;
@@ -218,16 +208,20 @@ static simtime_t exec_mem(struct ptask *t, const struct pinsn *in, int64_t *loc,
 		break;
 	case P_CMPXCHG:
 		if (old == a)
-			nv = it_eval(t, in->b, loc);
+			nv = it_val(t, &in->bv, loc);
 		op = MEM_LOCKED_RMW;
 		break;
 	}
 	if (nv != old)
 		mem_poke(t->w->mem, addr, size, (uint64_t)nv);
 	/* What a load returns is the memory at its issue: `observe` compares with the truth
-	 * of that moment, not of the moment the thread resumes. */
-	for (uint32_t c = 0; in->op == P_LOAD && c < t->w->prog->nr_counters; c++)
-		t->truth_at_load[c] = t->w->cstats[c].truth;
+	 * of that moment, not of the moment the thread resumes.  The thread's copy is renewed
+	 * only when a truth changed since it was taken. */
+	if (in->op == P_LOAD && t->truth_gen != t->w->truth_gen) {
+		for (uint32_t c = 0; c < t->w->prog->nr_counters; c++)
+			t->truth_at_load[c] = t->w->cstats[c].truth;
+		t->truth_gen = t->w->truth_gen;
+	}
 	if (in->dst >= 0)
 		loc[in->dst] = in->op == P_LOAD || in->op == P_CMPXCHG || in->kind == RMW_SET ? old : nv;
 	if (in->op == P_LOAD && t->w->mc->mlp > 1) {
@@ -243,7 +237,7 @@ static simtime_t exec_mem(struct ptask *t, const struct pinsn *in, int64_t *loc,
 static simtime_t exec_work(struct ptask *t, const struct pinsn *in, int64_t *loc,
 			   simtime_t now)
 {
-	int64_t bytes = it_eval(t, in->a, loc);
+	int64_t bytes = it_val(t, &in->av, loc);
 	uint64_t *cur = &t->w->work_cursor[t->cpu];
 
 	/* The buffer is the CPU's own: nothing else touches it, so its lines run back to back,
@@ -265,8 +259,8 @@ void it_for_init(struct ptask *t, const struct pinsn *in, int64_t *loc)
 
 	switch (in->kind) {
 	case IT_RANGE:
-		loc[c] = it_eval(t, in->a, loc);
-		loc[c + 1] = it_eval(t, in->b, loc);
+		loc[c] = it_val(t, &in->av, loc);
+		loc[c + 1] = it_val(t, &in->bv, loc);
 		break;
 	case IT_CPUS:
 	case IT_NODES:
@@ -274,13 +268,13 @@ void it_for_init(struct ptask *t, const struct pinsn *in, int64_t *loc)
 		loc[c + 1] = in->kind == IT_CPUS ? t->w->mc->nr_cpus : t->w->mc->numa_nodes;
 		break;
 	case IT_ANCESTORS:
-		loc[c] = it_eval(t, in->a, loc);
+		loc[c] = it_val(t, &in->av, loc);
 		if (!it_in_range(t, loc[c], e->nr, "entity"))
 			loc[c] = -1;
 		loc[c + 1] = 1; /* a walk through memory: the first step visits the start */
 		break;
 	case IT_CHILDREN:
-		loc[c] = it_eval(t, in->a, loc);
+		loc[c] = it_val(t, &in->av, loc);
 		loc[c] = it_in_range(t, loc[c], e->nr, "entity") ? e->first_child[loc[c]] : -1;
 		break;
 	}
@@ -310,7 +304,7 @@ static bool exec_return(struct ptask *t, const struct pinsn *in, simtime_t now)
 {
 	struct frame *f = &t->frames[t->depth - 1];
 	struct pathstat *ps = &t->w->pstats[f->path];
-	int64_t v = in->a ? it_eval(t, in->a, f->locals) : 0;
+	int64_t v = in->av.kind ? it_val(t, &in->av, f->locals) : 0;
 
 	it_sample(&ps->lat, now - f->start);
 	if (--t->depth == 0) {
@@ -330,7 +324,7 @@ static void exec_call(struct ptask *t, const struct pinsn *in, int64_t *loc, sim
 	int64_t args[PATH_MAX_PARAMS];
 
 	for (uint8_t i = 0; i < in->nr_args; i++)
-		args[i] = it_eval(t, in->args[i], loc);
+		args[i] = it_val(t, &in->argv[i], loc);
 	t->frames[t->depth - 1].pc++;
 	if (t->depth == INTERP_MAX_DEPTH) {
 		it_model_error(t, in, "call of %s nested deeper than %d calls (expected at most "
@@ -338,14 +332,14 @@ static void exec_call(struct ptask *t, const struct pinsn *in, int64_t *loc, sim
 			       t->w->prog->paths[in->callee].name, INTERP_MAX_DEPTH, INTERP_MAX_DEPTH);
 		return;
 	}
-	push_frame(t, in->callee, args, in->nr_args, in->dst, now);
+	push_frame(t, in->callee, args, in->nr_args, in->dst, in->site, now);
 }
 
 /* Per-cpu update lists (rstat): add if not queued yet, pop the most recent, test empty. */
 static void exec_list(struct ptask *t, const struct pinsn *in, int64_t *loc)
 {
 	struct world *w = t->w;
-	int64_t cpu = it_eval(t, in->a, loc);
+	int64_t cpu = it_val(t, &in->av, loc);
 	size_t l;
 
 	if (!it_in_range(t, cpu, w->mc->nr_cpus, "CPU"))
@@ -353,7 +347,7 @@ static void exec_list(struct ptask *t, const struct pinsn *in, int64_t *loc)
 	l = (size_t)in->callee * w->mc->nr_cpus + (size_t)cpu;
 	switch (in->kind) {
 	case LIST_ADD: {
-		int64_t item = it_eval(t, in->b, loc);
+		int64_t item = it_val(t, &in->bv, loc);
 
 		for (uint32_t i = 0; i < w->list_len[l]; i++)
 			if (w->list_items[l][i] == item)
@@ -376,10 +370,11 @@ static void exec_list(struct ptask *t, const struct pinsn *in, int64_t *loc)
 static void exec_counter(struct ptask *t, const struct pinsn *in, int64_t *loc)
 {
 	struct counterstat *c = &t->w->cstats[in->callee];
-	int64_t v = it_eval(t, in->a, loc);
+	int64_t v = it_val(t, &in->av, loc);
 
 	if (in->op == P_TRUTH) {
 		c->truth += v;
+		t->w->truth_gen++;
 		return;
 	}
 	int64_t truth = t->truth_at_load[in->callee];
@@ -446,13 +441,13 @@ static bool exec_free(struct ptask *t, const struct pinsn *in, struct frame *f,
 
 	switch (in->op) {
 	case P_SET:
-		loc[in->dst] = it_eval(t, in->a, loc);
+		loc[in->dst] = it_val(t, &in->av, loc);
 		break;
 	case P_JUMP:
 		f->pc = in->target;
 		return true;
 	case P_JUMP_IF_NOT:
-		f->pc = it_eval(t, in->a, loc) ? f->pc + 1 : in->target;
+		f->pc = it_val(t, &in->av, loc) ? f->pc + 1 : in->target;
 		return true;
 	case P_FOR_INIT:
 		it_for_init(t, in, loc);
@@ -483,7 +478,7 @@ static simtime_t exec_delay(struct ptask *t, const struct pinsn *in, const int64
 			    simtime_t now)
 {
 	const struct machine *mc = t->w->mc;
-	int64_t d = it_eval(t, in->a, loc);
+	int64_t d = it_val(t, &in->av, loc);
 	simtime_t ps = 0, next;
 	bool ok = d <= 0 || !__builtin_mul_overflow((uint64_t)d, in->delay_cycles ? mc->cycle
 									       : PS_PER_NS, &ps);

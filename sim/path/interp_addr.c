@@ -66,7 +66,7 @@ static uint64_t member_offset(struct ptask *t, const struct member_ref *a, const
 	uint64_t off = a->off;
 
 	for (int i = 0; i < a->nr_idx; i++) {
-		int64_t ix = it_eval(t, a->idx[i], loc);
+		int64_t ix = it_val(t, &a->idxv[i], loc);
 
 		if (ix < 0 || (a->bound[i] && ix >= a->bound[i])) {
 			if (a->bound[i])
@@ -109,7 +109,7 @@ uint64_t it_addr(struct ptask *t, const struct member_ref *a, int *cpu_out)
 
 	if (a->ptr >= 0)
 		return ptr_addr(t, a, loc, cpu_out);
-	if (a->node && !it_in_range(t, node = it_eval(t, a->node, loc), nodes, "node"))
+	if (a->nodev.kind && !it_in_range(t, node = it_val(t, &a->nodev, loc), nodes, "node"))
 		node = 0;
 	if (a->ent >= 0) {
 		/* A handle from memory or list_pop can be anything: until the run stops, touch
@@ -129,7 +129,7 @@ uint64_t it_addr(struct ptask *t, const struct member_ref *a, int *cpu_out)
 		base = w->ents->global_base[(uint32_t)a->obj * nodes + (uint32_t)node];
 	}
 	if (ko->percpu) {
-		if (a->cpu && !it_in_range(t, cpu = it_eval(t, a->cpu, loc), w->mc->nr_cpus, "CPU"))
+		if (a->cpuv.kind && !it_in_range(t, cpu = it_val(t, &a->cpuv, loc), w->mc->nr_cpus, "CPU"))
 			cpu = t->cpu;
 		base += (uint64_t)cpu * PERCPU_STRIDE;
 	}

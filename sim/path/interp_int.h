@@ -23,6 +23,18 @@ bool it_in_range(struct ptask *t, int64_t v, int64_t n, const char *what);
  * model error at the running instruction. */
 int64_t it_eval(struct ptask *t, const struct expr *e, const int64_t *loc);
 
+/* it_val - the value of operand @o (not OPND_NONE) in the current frame, its expression
+ * evaluated (it_eval) only when it is more than one constant, local or builtin. */
+static inline int64_t it_val(struct ptask *t, const struct operand *o, const int64_t *loc)
+{
+	switch (o->kind) {
+	case OPND_CONST: return o->v;
+	case OPND_LOCAL: return loc[o->v];
+	case OPND_BUILTIN: return t->builtins[o->v];
+	default: return it_eval(t, o->e, loc);
+	}
+}
+
 /* it_model_error - stop the run with a model error at instruction @in of the running path
  * (see interp.h for the message).  Only the first error is kept. */
 void it_model_error(struct ptask *t, const struct pinsn *in, const char *fmt, ...)
