@@ -138,20 +138,6 @@ void interp_call(struct ptask *t, uint32_t path, const int64_t *args, simtime_t 
 	push_frame(t, path, args, t->w->prog->paths[path].nr_params, -1, DIR_NONE, now);
 }
 
-/* When every local in @deps of frame @f has its value. */
-simtime_t it_deps_ready(const struct frame *f, uint64_t deps)
-{
-	simtime_t r = 0;
-
-	for (; deps; deps &= deps - 1) {
-		int l = __builtin_ctzll(deps);
-
-		if (f->ready[l] > r)
-			r = f->ready[l];
-	}
-	return r;
-}
-
 /* The loads @t may keep in flight: the machine's mlp is per core (the L1 fill buffers), and
  * SMT threads that all run share it competitively, so each gets its share (at least one). */
 static uint32_t thread_mlp(const struct ptask *t)
@@ -386,11 +372,10 @@ static void exec_counter(struct ptask *t, const struct pinsn *in, int64_t *loc)
 		c->max_abs_error = (uint64_t)(v > truth ? v - truth : truth - v);
 }
 
-/* The scoreboard's bookkeeping for instructions that pass readiness on instead of waiting. */
-static void pass_ready(struct ptask *t, const struct pinsn *in, struct frame *f)
+/* The scoreboard's bookkeeping for instructions that pass readiness on instead of waiting:
+ * @r is when @in's operands are there (it_deps_ready). */
+static void pass_ready(struct ptask *t, const struct pinsn *in, struct frame *f, simtime_t r)
 {
-	simtime_t r = it_deps_ready(f, in->deps);
-
 	switch (in->op) {
 	case P_SET:
 	case P_FOR_NEXT:
@@ -420,16 +405,15 @@ static bool waits_for_operands(uint8_t op)
 
 /* scoreboard - with mlp > 1, before @in runs: when it must wait for its operands, the time
  * they are there (> @now); else 0, after handing readiness on for what does not wait (a
- * call hands it on once its frame is pushed). */
+ * call hands *@r, when its operands are there, on once its frame is pushed). */
 static simtime_t scoreboard(struct ptask *t, const struct pinsn *in, struct frame *f,
-			    simtime_t now)
+			    simtime_t now, simtime_t *r)
 {
-	simtime_t r = it_deps_ready(f, in->deps);
-
-	if (waits_for_operands(in->op) && r > now)
-		return r;
-	if (!waits_for_operands(in->op) && in->op != P_CALL)
-		pass_ready(t, in, f);
+	*r = it_deps_ready(f, in->deps);
+	if (waits_for_operands(in->op))
+		return *r > now ? *r : 0;
+	if (in->op != P_CALL)
+		pass_ready(t, in, f, *r);
 	return 0;
 }
 
@@ -502,12 +486,12 @@ simtime_t interp_run(struct ptask *t, simtime_t now)
 	for (uint32_t n = 0; n < INTERP_FREE_INSNS; n++) {
 		struct frame *f = &t->frames[t->depth - 1];
 		const struct pinsn *in = &t->w->prog->paths[f->path].code[f->pc];
-		simtime_t next;
+		simtime_t next, ready = 0;
 
 		if (world_stopped(t->w))
 			return INTERP_STOPPED;
 		t->now = now;
-		if (mc->mlp > 1 && (next = scoreboard(t, in, f, now)))
+		if (mc->mlp > 1 && (next = scoreboard(t, in, f, now, &ready)))
 			return next; /* re-run this instruction when its operands are there */
 		if (in->walk_mem) {
 			if ((next = it_walk(t, in, f, now)) > now)
@@ -517,7 +501,7 @@ simtime_t interp_run(struct ptask *t, simtime_t now)
 		if (exec_free(t, in, f, now)) {
 			if (mc->mlp > 1 && in->op == P_CALL && t->depth > 1 &&
 			    t->frames[t->depth - 1].pc == 0)
-				pass_ready(t, in, &t->frames[t->depth - 2]);
+				pass_ready(t, in, &t->frames[t->depth - 2], ready);
 			continue;
 		}
 		switch (in->op) {

@@ -43,7 +43,18 @@ void it_model_error(struct ptask *t, const struct pinsn *in, const char *fmt, ..
 void it_sample(struct samples *s, uint64_t v);
 
 /* it_deps_ready - when every local in @deps of frame @f has its value (mlp > 1). */
-simtime_t it_deps_ready(const struct frame *f, uint64_t deps);
+static inline simtime_t it_deps_ready(const struct frame *f, uint64_t deps)
+{
+	simtime_t r = 0;
+
+	for (; deps; deps &= deps - 1) {
+		int l = __builtin_ctzll(deps);
+
+		if (f->ready[l] > r)
+			r = f->ready[l];
+	}
+	return r;
+}
 
 /* it_load_slot - a load whose data arrives at @done takes one of the thread's mlp slots.
  * Return: when the thread can go on. */
