@@ -2,6 +2,7 @@
 #include "path/path.h"
 
 #include <glib.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "path/path_int.h"
@@ -387,7 +388,12 @@ static bool compile_path(struct program *pr, struct path *p, const struct yt_nod
 		insn_resolve(&g_array_index(pc.code, struct pinsn, i));
 	p->nr_locals = pc.nr_locals;
 	p->nr_code = pc.code->len;
-	p->code = (struct pinsn *)(void *)g_array_free(pc.code, FALSE);
+	/* Aligned, so that each instruction's lines are what struct pinsn says (path.h). */
+	p->code = aligned_alloc(64, sizeof(struct pinsn) * (p->nr_code ? p->nr_code : 1));
+	if (!p->code)
+		g_error("path %s: out of memory for %u instructions", p->name, p->nr_code);
+	memcpy(p->code, pc.code->data, sizeof(struct pinsn) * p->nr_code);
+	g_array_free(pc.code, TRUE);
 	/* The file's tree (which owns the marks' file names) is freed after loading; run-time
 	 * model errors still name the operation's position, through the path's own copy. */
 	for (uint32_t i = 0; i < p->nr_code; i++)
@@ -531,7 +537,7 @@ void program_free(struct program *pr)
 
 		for (uint32_t c = 0; c < p->nr_code; c++)
 			pinsn_release(&p->code[c]);
-		g_free(p->code);
+		free(p->code);
 		g_free(p->name);
 		g_free(p->cite);
 		g_free(p->simplifies);

@@ -175,18 +175,21 @@ struct member_ref {
 	uint8_t nr_idx;
 	uint32_t off;         /* constant byte offset of the member */
 	uint32_t size;        /* bytes accessed */
-	struct operand cpuv, nodev, idxv[PATH_MAX_IDX]; /* cpu, node and idx as operands */
 	uint32_t stride[PATH_MAX_IDX];
 	uint32_t bound[PATH_MAX_IDX];   /* index must be below (0: unchecked, flexible) */
+	struct operand nodev, cpuv, idxv[PATH_MAX_IDX]; /* node, cpu and idx as operands */
 	struct expr *cpu;     /* OBJ@EXPR, or NULL for the executing CPU */
 	struct expr *node;    /* per-node object index (OBJ[EXPR] on a per: node object) */
 	struct expr *idx[PATH_MAX_IDX];
 };
 
-/* One instruction.  What every instruction reads comes first, a memory operation's address
- * right after it, what only the compiler and messages read last: the interpreter runs a
- * thread's next instruction or two between other threads' memory traffic, so each host cache
- * line of an instruction it reads is usually a miss. */
+/* One instruction.  The interpreter runs a thread's next instruction or two between other
+ * threads' memory traffic, so each host cache line of an instruction it reads is usually a
+ * miss: a path's code is 64-byte aligned (path.c), and an instruction takes PINSN_LINES
+ * whole lines, what every instruction reads in the first, a memory operation's address up
+ * to its node in the second, its CPU and indexes in the third, what only the compiler and
+ * messages read last. */
+#define PINSN_LINES 5
 struct pinsn {
 	uint8_t op;           /* enum pop */
 	uint8_t kind;         /* rmw_kind, iter_kind, list_op, irq on(1)/off(0), work store(1) */
@@ -205,7 +208,9 @@ struct pinsn {
 	struct expr *a, *b;   /* operands (value, old/new, bounds, args...) */
 	struct expr **args;   /* P_CALL arguments */
 	struct c2c_mark mark;
+	uint8_t spare[16];    /* to PINSN_LINES lines */
 };
+_Static_assert(sizeof(struct pinsn) == 64 * PINSN_LINES, "struct pinsn fills its lines");
 
 struct path {
 	char *name;
