@@ -114,11 +114,13 @@ static void push_frame(struct ptask *t, uint32_t path, const int64_t *args, uint
 		       int16_t ret_dst, uint32_t caller_site, simtime_t now)
 {
 	struct frame *f = &t->frames[t->depth++];
-	uint32_t n = t->w->prog->paths[path].nr_locals;
+	const struct path *p = &t->w->prog->paths[path];
+	uint32_t n = p->nr_locals;
 
 	/* Only the path's locals are ever read (its code names no others): zero those, not
 	 * all PATH_MAX_LOCALS of them, on every call. */
 	n = n > nr ? n : nr;
+	f->code = p->code;
 	f->path = path;
 	f->pc = 0;
 	f->ret_dst = ret_dst;
@@ -485,7 +487,7 @@ simtime_t interp_run(struct ptask *t, simtime_t now)
 
 	for (uint32_t n = 0; n < INTERP_FREE_INSNS; n++) {
 		struct frame *f = &t->frames[t->depth - 1];
-		const struct pinsn *in = &t->w->prog->paths[f->path].code[f->pc];
+		const struct pinsn *in = &f->code[f->pc];
 		simtime_t next, ready = 0;
 
 		if (world_stopped(t->w))

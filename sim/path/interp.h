@@ -162,6 +162,7 @@ struct world {
 #define INTERP_FREE_INSNS 65536
 
 struct frame {
+	const struct pinsn *code; /* the path's: the next instruction is code[pc] */
 	uint32_t path, pc;
 	int16_t ret_dst;
 	uint32_t caller_site;   /* the site of the call that pushed it, DIR_NONE at the top */

@@ -15,7 +15,7 @@ static const struct pinsn *running(const struct ptask *t)
 {
 	const struct frame *f = &t->frames[t->depth - 1];
 
-	return &t->w->prog->paths[f->path].code[f->pc];
+	return &f->code[f->pc];
 }
 
 void it_model_error(struct ptask *t, const struct pinsn *in, const char *fmt, ...)

@@ -175,9 +175,10 @@ struct member_ref {
 	uint8_t nr_idx;
 	uint32_t off;         /* constant byte offset of the member */
 	uint32_t size;        /* bytes accessed */
+	struct operand nodev, cpuv;     /* node and cpu as operands */
 	uint32_t stride[PATH_MAX_IDX];
 	uint32_t bound[PATH_MAX_IDX];   /* index must be below (0: unchecked, flexible) */
-	struct operand nodev, cpuv, idxv[PATH_MAX_IDX]; /* node, cpu and idx as operands */
+	struct operand idxv[PATH_MAX_IDX]; /* idx as operands */
 	struct expr *cpu;     /* OBJ@EXPR, or NULL for the executing CPU */
 	struct expr *node;    /* per-node object index (OBJ[EXPR] on a per: node object) */
 	struct expr *idx[PATH_MAX_IDX];
@@ -186,9 +187,9 @@ struct member_ref {
 /* One instruction.  The interpreter runs a thread's next instruction or two between other
  * threads' memory traffic, so each host cache line of an instruction it reads is usually a
  * miss: a path's code is 64-byte aligned (path.c), and an instruction takes PINSN_LINES
- * whole lines, what every instruction reads in the first, a memory operation's address up
- * to its node in the second, its CPU and indexes in the third, what only the compiler and
- * messages read last. */
+ * whole lines, what every instruction reads in the first, a memory operation's object,
+ * offset, node and CPU in the second, its index bounds and operands in the third, what only
+ * the compiler and messages read last. */
 #define PINSN_LINES 5
 struct pinsn {
 	uint8_t op;           /* enum pop */
