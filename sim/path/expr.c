@@ -287,11 +287,23 @@ static int64_t unary(uint8_t op, int64_t x)
 	}
 }
 
+/* The value of operand @in (E_CONST, E_LOCAL or E_BUILTIN). */
+static int64_t operand(const struct einsn *in, const int64_t *locals, const int64_t *builtins)
+{
+	return in->op == E_CONST ? in->v : in->op == E_LOCAL ? locals[in->v] : builtins[in->v];
+}
+
 int64_t expr_eval(const struct expr *e, const int64_t *locals, const int64_t *builtins,
 		  enum expr_fault *fault)
 {
 	int64_t stack[EXPR_MAX_STACK];
 	int sp = 0;
+
+	/* Next most: one binary operator on two operands (`n + 1`, `val == 0`); the third
+	 * instruction of two operands can only be a binary operator. */
+	if (e->len == 3 && e->code[0].op <= E_BUILTIN && e->code[1].op <= E_BUILTIN)
+		return apply(e->code[2].op, operand(&e->code[0], locals, builtins),
+			     operand(&e->code[1], locals, builtins), fault);
 
 	/* Most expressions on the access path are one operand (an index in a local, a constant
 	 * operand): answered without the stack machine. */

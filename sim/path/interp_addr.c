@@ -44,10 +44,8 @@ int64_t it_eval(struct ptask *t, const struct expr *e, const int64_t *loc)
 	return v;
 }
 
-bool it_in_range(struct ptask *t, int64_t v, int64_t n, const char *what)
+bool it_out_of_range(struct ptask *t, int64_t v, int64_t n, const char *what)
 {
-	if (v >= 0 && v < n)
-		return true;
 	if (n > 0)
 		it_model_error(t, running(t), "%s %" PRId64 " does not exist (expected 0 to %"
 			       PRId64 ")", what, v, n - 1);

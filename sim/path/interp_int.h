@@ -17,7 +17,12 @@ simtime_t it_access(struct ptask *t, uint64_t addr, uint32_t size, enum mem_op o
 /* it_in_range - is @v a valid index below @n?  Else a model error naming @what ("CPU",
  * "entity"); the caller goes on with a valid stand-in until the run stops, so nothing
  * outside the model's memory is touched. */
-bool it_in_range(struct ptask *t, int64_t v, int64_t n, const char *what);
+bool it_out_of_range(struct ptask *t, int64_t v, int64_t n, const char *what); /* false */
+
+static inline bool it_in_range(struct ptask *t, int64_t v, int64_t n, const char *what)
+{
+	return (v >= 0 && v < n) || it_out_of_range(t, v, n, what);
+}
 
 /* it_eval - the value of @e in the current frame (@loc: its locals); a division fault is a
  * model error at the running instruction. */
