@@ -152,25 +152,28 @@ static uint32_t thread_mlp(const struct ptask *t)
 }
 
 /* A load under memory-level parallelism: its data arrives at @done; the thread goes on when
- * a slot is free. */
+ * a slot is free.  The loads in flight are a ring in completion order: the ones done by now
+ * leave at its head, where the one a load waits for when every slot is taken is too, and a
+ * new one, usually the last to complete, goes in near its tail. */
 simtime_t it_load_slot(struct ptask *t, simtime_t now, simtime_t done)
 {
-	uint32_t mlp = thread_mlp(t), keep = 0, first = 0;
-	simtime_t next = now + t->w->mc->cycle;
+	const uint32_t mask = t->inflight_mask;
+	simtime_t *q = t->inflight, next = now + t->w->mc->cycle;
+	uint32_t h = t->inflight_head, n = t->nr_inflight, i;
 
-	for (uint32_t i = 0; i < t->nr_inflight; i++)
-		if (t->inflight[i] > now)
-			t->inflight[keep++] = t->inflight[i];
-	t->nr_inflight = keep;
-	if (t->nr_inflight == mlp) {
-		for (uint32_t i = 1; i < keep; i++)
-			if (t->inflight[i] < t->inflight[first])
-				first = i;
-		if (t->inflight[first] > next)
-			next = t->inflight[first];
-		t->inflight[first] = t->inflight[--t->nr_inflight];
+	for (; n && q[h] <= now; n--)
+		h = (h + 1) & mask;
+	if (n == thread_mlp(t)) {
+		if (q[h] > next)
+			next = q[h];
+		h = (h + 1) & mask;
+		n--;
 	}
-	t->inflight[t->nr_inflight++] = done;
+	for (i = n; i && q[(h + i - 1) & mask] > done; i--)
+		q[(h + i) & mask] = q[(h + i - 1) & mask];
+	q[(h + i) & mask] = done;
+	t->inflight_head = h;
+	t->nr_inflight = n + 1;
 	return next;
 }
 

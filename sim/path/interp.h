@@ -194,9 +194,13 @@ struct ptask {
 	uint64_t call_lines, call_remote;
 	int64_t *truth_at_load;  /* per counter: the truth when the last load was issued */
 	uint64_t truth_gen;      /* the world's truth_gen when truth_at_load was taken */
-	simtime_t inflight[MACHINE_MAX_MLP]; /* completion times of loads in flight */
-	uint32_t nr_inflight;
+	/* completion times of loads in flight: a ring from inflight_head, ascending, of the
+	 * machine's mlp rounded up to a power of 2 (inflight_mask + 1) */
+	simtime_t inflight[MACHINE_MAX_MLP];
+	uint32_t inflight_head, nr_inflight, inflight_mask;
 };
+
+_Static_assert((MACHINE_MAX_MLP & (MACHINE_MAX_MLP - 1)) == 0, "the in-flight ring is a power of 2");
 
 #define INTERP_DONE UINT64_MAX    /* the top-level call returned */
 #define INTERP_PARKED (UINT64_MAX - 1) /* waiting for a line to be written */
