@@ -392,7 +392,8 @@ static bool compile_path(struct program *pr, struct path *p, const struct yt_nod
 	p->code = aligned_alloc(64, sizeof(struct pinsn) * (p->nr_code ? p->nr_code : 1));
 	if (!p->code)
 		g_error("path %s: out of memory for %u instructions", p->name, p->nr_code);
-	memcpy(p->code, pc.code->data, sizeof(struct pinsn) * p->nr_code);
+	if (p->nr_code)
+		memcpy(p->code, pc.code->data, sizeof(struct pinsn) * p->nr_code);
 	g_array_free(pc.code, TRUE);
 	/* The file's tree (which owns the marks' file names) is freed after loading; run-time
 	 * model errors still name the operation's position, through the path's own copy. */
