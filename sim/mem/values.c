@@ -50,6 +50,10 @@ static uint64_t peek_line(struct mem *m, uint64_t la, uint32_t off, uint32_t n, 
 	if (b == DIR_NONE)
 		return 0;
 	p = &m->vals[(size_t)b * m->gsize + off];
+	if (n == 8) { /* most accesses: one word, without the byte loop */
+		memcpy(&v, p, 8);
+		return GUINT64_FROM_LE(v) << shift;
+	}
 	for (uint32_t i = 0; i < n; i++)
 		v |= (uint64_t)p[i] << (8 * i);
 	return v << shift;
@@ -59,6 +63,11 @@ static void poke_line(struct mem *m, uint64_t la, uint32_t off, uint32_t n, uint
 {
 	uint8_t *p = line_bytes(m, mem_line_index(m, la)) + off;
 
+	if (n == 8) {
+		v = GUINT64_TO_LE(v);
+		memcpy(p, &v, 8);
+		return;
+	}
 	for (uint32_t i = 0; i < n; i++)
 		p[i] = (uint8_t)(v >> (8 * i));
 }

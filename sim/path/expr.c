@@ -20,10 +20,12 @@ struct einsn {
 };
 
 struct expr {
-	struct einsn *code;
+	struct einsn *code;   /* right after the struct once compiled (pack) */
 	uint32_t len, cap;
 	char *text;
 };
+_Static_assert(sizeof(struct expr) % _Alignof(struct einsn) == 0,
+	       "code packed after struct expr is aligned");
 
 struct parser {
 	const char *text, *p;
@@ -285,11 +287,23 @@ static int64_t unary(uint8_t op, int64_t x)
 	}
 }
 
+/* The value of operand @in (E_CONST, E_LOCAL or E_BUILTIN). */
+static int64_t operand(const struct einsn *in, const int64_t *locals, const int64_t *builtins)
+{
+	return in->op == E_CONST ? in->v : in->op == E_LOCAL ? locals[in->v] : builtins[in->v];
+}
+
 int64_t expr_eval(const struct expr *e, const int64_t *locals, const int64_t *builtins,
 		  enum expr_fault *fault)
 {
 	int64_t stack[EXPR_MAX_STACK];
 	int sp = 0;
+
+	/* Next most: one binary operator on two operands (`n + 1`, `val == 0`); the third
+	 * instruction of two operands can only be a binary operator. */
+	if (e->len == 3 && e->code[0].op <= E_BUILTIN && e->code[1].op <= E_BUILTIN)
+		return apply(e->code[2].op, operand(&e->code[0], locals, builtins),
+			     operand(&e->code[1], locals, builtins), fault);
 
 	/* Most expressions on the access path are one operand (an index in a local, a constant
 	 * operand): answered without the stack machine. */
@@ -377,6 +391,22 @@ static int depth(const struct expr *e)
 	return max;
 }
 
+/* @e in one block with its code right after it: evaluating it then reads one place in the
+ * host's memory, not two (the interpreter evaluates between other threads' memory traffic,
+ * so each is usually a cache miss). */
+static struct expr *pack(struct expr *e)
+{
+	struct expr *p = g_malloc(sizeof(*p) + sizeof(struct einsn) * e->len);
+
+	*p = *e;
+	p->code = (struct einsn *)(void *)(p + 1);
+	p->cap = e->len;
+	memcpy(p->code, e->code, sizeof(struct einsn) * e->len);
+	g_free(e->code);
+	g_free(e);
+	return p;
+}
+
 struct expr *expr_compile(const char *text, struct c2c_mark at, expr_resolve_fn resolve,
 			  void *data, const char *const *names, struct c2c_err *err)
 {
@@ -403,7 +433,7 @@ struct expr *expr_compile(const char *text, struct c2c_mark at, expr_resolve_fn 
 		return NULL;
 	}
 	ps.e->text = g_strdup(ps.shown);
-	return ps.e;
+	return pack(ps.e);
 }
 
 bool expr_const(const struct expr *e, int64_t *v)
@@ -411,6 +441,18 @@ bool expr_const(const struct expr *e, int64_t *v)
 	if (e->len != 1 || e->code[0].op != E_CONST)
 		return false;
 	*v = e->code[0].v;
+	return true;
+}
+
+bool expr_operand(const struct expr *e, struct expr_ref *out)
+{
+	static const uint8_t ref_of[] = {[E_CONST] = EREF_CONST, [E_LOCAL] = EREF_LOCAL,
+					 [E_BUILTIN] = EREF_BUILTIN};
+
+	if (e->len != 1 || e->code[0].op > E_BUILTIN)
+		return false;
+	out->kind = ref_of[e->code[0].op];
+	out->v = e->code[0].v;
 	return true;
 }
 
@@ -423,7 +465,8 @@ void expr_free(struct expr *e)
 {
 	if (!e)
 		return;
-	g_free(e->code);
+	if (e->code != (struct einsn *)(void *)(e + 1)) /* not packed: compiling failed */
+		g_free(e->code);
 	g_free(e->text);
 	g_free(e);
 }

@@ -69,6 +69,10 @@ void expr_free(struct expr *e);
 /* expr_const - true (and *v) when @e is a constant after folding. */
 bool expr_const(const struct expr *e, int64_t *v);
 
+/* expr_operand - true (and *@out: a constant's value, a local slot or a builtin id) when @e
+ * is one operand, which evaluating it only reads. */
+bool expr_operand(const struct expr *e, struct expr_ref *out);
+
 /* expr_locals - bit l set when @e reads local l (locals 0..63).  NULL gives 0. */
 uint64_t expr_locals(const struct expr *e);
 

@@ -39,24 +39,13 @@ uint64_t samples_percentile(struct samples *s, unsigned pct)
 	return s->v[(uint64_t)(s->nr - 1) * pct / 100];
 }
 
-/* The call instruction's site in the frame below the running one, DIR_NONE at the top: the
- * caller exec_call() left its pc just past the call. */
-static uint32_t caller_site(const struct ptask *t)
-{
-	const struct frame *up;
-
-	if (t->depth < 2)
-		return DIR_NONE;
-	up = &t->frames[t->depth - 2];
-	return t->w->prog->paths[up->path].code[up->pc - 1].site;
-}
-
 /* A memory access by the thread: time, and for top-level calls, lines and remote fetches. */
 simtime_t it_access(struct ptask *t, uint64_t addr, uint32_t size, enum mem_op op,
 		    uint32_t site, simtime_t now)
 {
 	struct mem *m = t->w->mem;
-	simtime_t next = mem_access_from(m, t->cpu, addr, size, op, site, caller_site(t), now);
+	simtime_t next = mem_access_from(m, t->cpu, addr, size, op, site,
+					 t->frames[t->depth - 1].caller_site, now);
 	uint32_t idx = m->last_line; /* the access's line: no second directory lookup */
 
 	if (idx != DIR_NONE) {
@@ -122,17 +111,20 @@ static int64_t sext(uint64_t v, uint32_t size)
 }
 
 static void push_frame(struct ptask *t, uint32_t path, const int64_t *args, uint8_t nr,
-		       int16_t ret_dst, simtime_t now)
+		       int16_t ret_dst, uint32_t caller_site, simtime_t now)
 {
 	struct frame *f = &t->frames[t->depth++];
-	uint32_t n = t->w->prog->paths[path].nr_locals;
+	const struct path *p = &t->w->prog->paths[path];
+	uint32_t n = p->nr_locals;
 
 	/* Only the path's locals are ever read (its code names no others): zero those, not
 	 * all PATH_MAX_LOCALS of them, on every call. */
 	n = n > nr ? n : nr;
+	f->code = p->code;
 	f->path = path;
 	f->pc = 0;
 	f->ret_dst = ret_dst;
+	f->caller_site = caller_site;
 	f->start = now;
 	memcpy(f->locals, args, sizeof(int64_t) * nr);
 	memset(f->locals + nr, 0, sizeof(int64_t) * (n - nr));
@@ -145,21 +137,7 @@ void interp_call(struct ptask *t, uint32_t path, const int64_t *args, simtime_t 
 	t->depth = 0;
 	t->stamp++;
 	t->call_lines = t->call_remote = 0;
-	push_frame(t, path, args, t->w->prog->paths[path].nr_params, -1, now);
-}
-
-/* When every local in @deps of frame @f has its value. */
-simtime_t it_deps_ready(const struct frame *f, uint64_t deps)
-{
-	simtime_t r = 0;
-
-	for (; deps; deps &= deps - 1) {
-		int l = __builtin_ctzll(deps);
-
-		if (f->ready[l] > r)
-			r = f->ready[l];
-	}
-	return r;
+	push_frame(t, path, args, t->w->prog->paths[path].nr_params, -1, DIR_NONE, now);
 }
 
 /* The loads @t may keep in flight: the machine's mlp is per core (the L1 fill buffers), and
@@ -174,25 +152,28 @@ static uint32_t thread_mlp(const struct ptask *t)
 }
 
 /* A load under memory-level parallelism: its data arrives at @done; the thread goes on when
- * a slot is free. */
+ * a slot is free.  The loads in flight are a ring in completion order: the ones done by now
+ * leave at its head, where the one a load waits for when every slot is taken is too, and a
+ * new one, usually the last to complete, goes in near its tail. */
 simtime_t it_load_slot(struct ptask *t, simtime_t now, simtime_t done)
 {
-	uint32_t mlp = thread_mlp(t), keep = 0, first = 0;
-	simtime_t next = now + t->w->mc->cycle;
+	const uint32_t mask = t->inflight_mask;
+	simtime_t *q = t->inflight, next = now + t->w->mc->cycle;
+	uint32_t h = t->inflight_head, n = t->nr_inflight, i;
 
-	for (uint32_t i = 0; i < t->nr_inflight; i++)
-		if (t->inflight[i] > now)
-			t->inflight[keep++] = t->inflight[i];
-	t->nr_inflight = keep;
-	if (t->nr_inflight == mlp) {
-		for (uint32_t i = 1; i < keep; i++)
-			if (t->inflight[i] < t->inflight[first])
-				first = i;
-		if (t->inflight[first] > next)
-			next = t->inflight[first];
-		t->inflight[first] = t->inflight[--t->nr_inflight];
+	for (; n && q[h] <= now; n--)
+		h = (h + 1) & mask;
+	if (n == thread_mlp(t)) {
+		if (q[h] > next)
+			next = q[h];
+		h = (h + 1) & mask;
+		n--;
 	}
-	t->inflight[t->nr_inflight++] = done;
+	for (i = n; i && q[(h + i - 1) & mask] > done; i--)
+		q[(h + i) & mask] = q[(h + i - 1) & mask];
+	q[(h + i) & mask] = done;
+	t->inflight_head = h;
+	t->nr_inflight = n + 1;
 	return next;
 }
 
@@ -204,8 +185,8 @@ static simtime_t exec_mem(struct ptask *t, const struct pinsn *in, int64_t *loc,
 	int64_t old = sext(mem_peek(t->w->mem, addr, size), size), nv = old, a = 0;
 	enum mem_op op = MEM_LOAD;
 
-	if (in->a)
-		a = it_eval(t, in->a, loc);
+	if (in->av.kind)
+		a = it_val(t, &in->av, loc);
 	switch (in->op) {
 	case P_STORE:
 		nv = a;
@@ -218,16 +199,20 @@ static simtime_t exec_mem(struct ptask *t, const struct pinsn *in, int64_t *loc,
 		break;
 	case P_CMPXCHG:
 		if (old == a)
-			nv = it_eval(t, in->b, loc);
+			nv = it_val(t, &in->bv, loc);
 		op = MEM_LOCKED_RMW;
 		break;
 	}
 	if (nv != old)
 		mem_poke(t->w->mem, addr, size, (uint64_t)nv);
 	/* What a load returns is the memory at its issue: `observe` compares with the truth
-	 * of that moment, not of the moment the thread resumes. */
-	for (uint32_t c = 0; in->op == P_LOAD && c < t->w->prog->nr_counters; c++)
-		t->truth_at_load[c] = t->w->cstats[c].truth;
+	 * of that moment, not of the moment the thread resumes.  The thread's copy is renewed
+	 * only when a truth changed since it was taken. */
+	if (in->op == P_LOAD && t->truth_gen != t->w->truth_gen) {
+		for (uint32_t c = 0; c < t->w->prog->nr_counters; c++)
+			t->truth_at_load[c] = t->w->cstats[c].truth;
+		t->truth_gen = t->w->truth_gen;
+	}
 	if (in->dst >= 0)
 		loc[in->dst] = in->op == P_LOAD || in->op == P_CMPXCHG || in->kind == RMW_SET ? old : nv;
 	if (in->op == P_LOAD && t->w->mc->mlp > 1) {
@@ -243,7 +228,7 @@ static simtime_t exec_mem(struct ptask *t, const struct pinsn *in, int64_t *loc,
 static simtime_t exec_work(struct ptask *t, const struct pinsn *in, int64_t *loc,
 			   simtime_t now)
 {
-	int64_t bytes = it_eval(t, in->a, loc);
+	int64_t bytes = it_val(t, &in->av, loc);
 	uint64_t *cur = &t->w->work_cursor[t->cpu];
 
 	/* The buffer is the CPU's own: nothing else touches it, so its lines run back to back,
@@ -265,8 +250,8 @@ void it_for_init(struct ptask *t, const struct pinsn *in, int64_t *loc)
 
 	switch (in->kind) {
 	case IT_RANGE:
-		loc[c] = it_eval(t, in->a, loc);
-		loc[c + 1] = it_eval(t, in->b, loc);
+		loc[c] = it_val(t, &in->av, loc);
+		loc[c + 1] = it_val(t, &in->bv, loc);
 		break;
 	case IT_CPUS:
 	case IT_NODES:
@@ -274,13 +259,13 @@ void it_for_init(struct ptask *t, const struct pinsn *in, int64_t *loc)
 		loc[c + 1] = in->kind == IT_CPUS ? t->w->mc->nr_cpus : t->w->mc->numa_nodes;
 		break;
 	case IT_ANCESTORS:
-		loc[c] = it_eval(t, in->a, loc);
+		loc[c] = it_val(t, &in->av, loc);
 		if (!it_in_range(t, loc[c], e->nr, "entity"))
 			loc[c] = -1;
 		loc[c + 1] = 1; /* a walk through memory: the first step visits the start */
 		break;
 	case IT_CHILDREN:
-		loc[c] = it_eval(t, in->a, loc);
+		loc[c] = it_val(t, &in->av, loc);
 		loc[c] = it_in_range(t, loc[c], e->nr, "entity") ? e->first_child[loc[c]] : -1;
 		break;
 	}
@@ -310,7 +295,7 @@ static bool exec_return(struct ptask *t, const struct pinsn *in, simtime_t now)
 {
 	struct frame *f = &t->frames[t->depth - 1];
 	struct pathstat *ps = &t->w->pstats[f->path];
-	int64_t v = in->a ? it_eval(t, in->a, f->locals) : 0;
+	int64_t v = in->av.kind ? it_val(t, &in->av, f->locals) : 0;
 
 	it_sample(&ps->lat, now - f->start);
 	if (--t->depth == 0) {
@@ -330,7 +315,7 @@ static void exec_call(struct ptask *t, const struct pinsn *in, int64_t *loc, sim
 	int64_t args[PATH_MAX_PARAMS];
 
 	for (uint8_t i = 0; i < in->nr_args; i++)
-		args[i] = it_eval(t, in->args[i], loc);
+		args[i] = it_val(t, &in->argv[i], loc);
 	t->frames[t->depth - 1].pc++;
 	if (t->depth == INTERP_MAX_DEPTH) {
 		it_model_error(t, in, "call of %s nested deeper than %d calls (expected at most "
@@ -338,14 +323,14 @@ static void exec_call(struct ptask *t, const struct pinsn *in, int64_t *loc, sim
 			       t->w->prog->paths[in->callee].name, INTERP_MAX_DEPTH, INTERP_MAX_DEPTH);
 		return;
 	}
-	push_frame(t, in->callee, args, in->nr_args, in->dst, now);
+	push_frame(t, in->callee, args, in->nr_args, in->dst, in->site, now);
 }
 
 /* Per-cpu update lists (rstat): add if not queued yet, pop the most recent, test empty. */
 static void exec_list(struct ptask *t, const struct pinsn *in, int64_t *loc)
 {
 	struct world *w = t->w;
-	int64_t cpu = it_eval(t, in->a, loc);
+	int64_t cpu = it_val(t, &in->av, loc);
 	size_t l;
 
 	if (!it_in_range(t, cpu, w->mc->nr_cpus, "CPU"))
@@ -353,7 +338,7 @@ static void exec_list(struct ptask *t, const struct pinsn *in, int64_t *loc)
 	l = (size_t)in->callee * w->mc->nr_cpus + (size_t)cpu;
 	switch (in->kind) {
 	case LIST_ADD: {
-		int64_t item = it_eval(t, in->b, loc);
+		int64_t item = it_val(t, &in->bv, loc);
 
 		for (uint32_t i = 0; i < w->list_len[l]; i++)
 			if (w->list_items[l][i] == item)
@@ -376,10 +361,11 @@ static void exec_list(struct ptask *t, const struct pinsn *in, int64_t *loc)
 static void exec_counter(struct ptask *t, const struct pinsn *in, int64_t *loc)
 {
 	struct counterstat *c = &t->w->cstats[in->callee];
-	int64_t v = it_eval(t, in->a, loc);
+	int64_t v = it_val(t, &in->av, loc);
 
 	if (in->op == P_TRUTH) {
 		c->truth += v;
+		t->w->truth_gen++;
 		return;
 	}
 	int64_t truth = t->truth_at_load[in->callee];
@@ -391,11 +377,10 @@ static void exec_counter(struct ptask *t, const struct pinsn *in, int64_t *loc)
 		c->max_abs_error = (uint64_t)(v > truth ? v - truth : truth - v);
 }
 
-/* The scoreboard's bookkeeping for instructions that pass readiness on instead of waiting. */
-static void pass_ready(struct ptask *t, const struct pinsn *in, struct frame *f)
+/* The scoreboard's bookkeeping for instructions that pass readiness on instead of waiting:
+ * @r is when @in's operands are there (it_deps_ready). */
+static void pass_ready(struct ptask *t, const struct pinsn *in, struct frame *f, simtime_t r)
 {
-	simtime_t r = it_deps_ready(f, in->deps);
-
 	switch (in->op) {
 	case P_SET:
 	case P_FOR_NEXT:
@@ -425,16 +410,15 @@ static bool waits_for_operands(uint8_t op)
 
 /* scoreboard - with mlp > 1, before @in runs: when it must wait for its operands, the time
  * they are there (> @now); else 0, after handing readiness on for what does not wait (a
- * call hands it on once its frame is pushed). */
+ * call hands *@r, when its operands are there, on once its frame is pushed). */
 static simtime_t scoreboard(struct ptask *t, const struct pinsn *in, struct frame *f,
-			    simtime_t now)
+			    simtime_t now, simtime_t *r)
 {
-	simtime_t r = it_deps_ready(f, in->deps);
-
-	if (waits_for_operands(in->op) && r > now)
-		return r;
-	if (!waits_for_operands(in->op) && in->op != P_CALL)
-		pass_ready(t, in, f);
+	*r = it_deps_ready(f, in->deps);
+	if (waits_for_operands(in->op))
+		return *r > now ? *r : 0;
+	if (in->op != P_CALL)
+		pass_ready(t, in, f, *r);
 	return 0;
 }
 
@@ -446,13 +430,13 @@ static bool exec_free(struct ptask *t, const struct pinsn *in, struct frame *f,
 
 	switch (in->op) {
 	case P_SET:
-		loc[in->dst] = it_eval(t, in->a, loc);
+		loc[in->dst] = it_val(t, &in->av, loc);
 		break;
 	case P_JUMP:
 		f->pc = in->target;
 		return true;
 	case P_JUMP_IF_NOT:
-		f->pc = it_eval(t, in->a, loc) ? f->pc + 1 : in->target;
+		f->pc = it_val(t, &in->av, loc) ? f->pc + 1 : in->target;
 		return true;
 	case P_FOR_INIT:
 		it_for_init(t, in, loc);
@@ -483,7 +467,7 @@ static simtime_t exec_delay(struct ptask *t, const struct pinsn *in, const int64
 			    simtime_t now)
 {
 	const struct machine *mc = t->w->mc;
-	int64_t d = it_eval(t, in->a, loc);
+	int64_t d = it_val(t, &in->av, loc);
 	simtime_t ps = 0, next;
 	bool ok = d <= 0 || !__builtin_mul_overflow((uint64_t)d, in->delay_cycles ? mc->cycle
 									       : PS_PER_NS, &ps);
@@ -506,13 +490,13 @@ simtime_t interp_run(struct ptask *t, simtime_t now)
 
 	for (uint32_t n = 0; n < INTERP_FREE_INSNS; n++) {
 		struct frame *f = &t->frames[t->depth - 1];
-		const struct pinsn *in = &t->w->prog->paths[f->path].code[f->pc];
-		simtime_t next;
+		const struct pinsn *in = &f->code[f->pc];
+		simtime_t next, ready = 0;
 
 		if (world_stopped(t->w))
 			return INTERP_STOPPED;
 		t->now = now;
-		if (mc->mlp > 1 && (next = scoreboard(t, in, f, now)))
+		if (mc->mlp > 1 && (next = scoreboard(t, in, f, now, &ready)))
 			return next; /* re-run this instruction when its operands are there */
 		if (in->walk_mem) {
 			if ((next = it_walk(t, in, f, now)) > now)
@@ -522,7 +506,7 @@ simtime_t interp_run(struct ptask *t, simtime_t now)
 		if (exec_free(t, in, f, now)) {
 			if (mc->mlp > 1 && in->op == P_CALL && t->depth > 1 &&
 			    t->frames[t->depth - 1].pc == 0)
-				pass_ready(t, in, &t->frames[t->depth - 2]);
+				pass_ready(t, in, &t->frames[t->depth - 2], ready);
 			continue;
 		}
 		switch (in->op) {

@@ -143,6 +143,7 @@ struct world {
 	uint32_t *lock_slot;     /* open-addressing index into locks (2 * cap_locks slots) */
 	struct pathstat *pstats; /* per path */
 	struct counterstat *cstats; /* per counter */
+	uint64_t truth_gen;      /* bumped by every change of a counter's truth */
 	/* per-cpu update lists: items[list][cpu] as plain growable arrays */
 	int64_t **list_items;
 	uint32_t *list_len, *list_cap;
@@ -161,8 +162,10 @@ struct world {
 #define INTERP_FREE_INSNS 65536
 
 struct frame {
+	const struct pinsn *code; /* the path's: the next instruction is code[pc] */
 	uint32_t path, pc;
 	int16_t ret_dst;
+	uint32_t caller_site;   /* the site of the call that pushed it, DIR_NONE at the top */
 	simtime_t start;
 	int64_t locals[PATH_MAX_LOCALS];
 	simtime_t ready[PATH_MAX_LOCALS]; /* when each local's value exists (machine mlp > 1) */
@@ -190,9 +193,14 @@ struct ptask {
 	uint32_t line_stamp_cap;
 	uint64_t call_lines, call_remote;
 	int64_t *truth_at_load;  /* per counter: the truth when the last load was issued */
-	simtime_t inflight[MACHINE_MAX_MLP]; /* completion times of loads in flight */
-	uint32_t nr_inflight;
+	uint64_t truth_gen;      /* the world's truth_gen when truth_at_load was taken */
+	/* completion times of loads in flight: a ring from inflight_head, ascending, of the
+	 * machine's mlp rounded up to a power of 2 (inflight_mask + 1) */
+	simtime_t inflight[MACHINE_MAX_MLP];
+	uint32_t inflight_head, nr_inflight, inflight_mask;
 };
+
+_Static_assert((MACHINE_MAX_MLP & (MACHINE_MAX_MLP - 1)) == 0, "the in-flight ring is a power of 2");
 
 #define INTERP_DONE UINT64_MAX    /* the top-level call returned */
 #define INTERP_PARKED (UINT64_MAX - 1) /* waiting for a line to be written */

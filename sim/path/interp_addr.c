@@ -15,7 +15,7 @@ static const struct pinsn *running(const struct ptask *t)
 {
 	const struct frame *f = &t->frames[t->depth - 1];
 
-	return &t->w->prog->paths[f->path].code[f->pc];
+	return &f->code[f->pc];
 }
 
 void it_model_error(struct ptask *t, const struct pinsn *in, const char *fmt, ...)
@@ -44,10 +44,8 @@ int64_t it_eval(struct ptask *t, const struct expr *e, const int64_t *loc)
 	return v;
 }
 
-bool it_in_range(struct ptask *t, int64_t v, int64_t n, const char *what)
+bool it_out_of_range(struct ptask *t, int64_t v, int64_t n, const char *what)
 {
-	if (v >= 0 && v < n)
-		return true;
 	if (n > 0)
 		it_model_error(t, running(t), "%s %" PRId64 " does not exist (expected 0 to %"
 			       PRId64 ")", what, v, n - 1);
@@ -66,7 +64,7 @@ static uint64_t member_offset(struct ptask *t, const struct member_ref *a, const
 	uint64_t off = a->off;
 
 	for (int i = 0; i < a->nr_idx; i++) {
-		int64_t ix = it_eval(t, a->idx[i], loc);
+		int64_t ix = it_val(t, &a->idxv[i], loc);
 
 		if (ix < 0 || (a->bound[i] && ix >= a->bound[i])) {
 			if (a->bound[i])
@@ -109,7 +107,7 @@ uint64_t it_addr(struct ptask *t, const struct member_ref *a, int *cpu_out)
 
 	if (a->ptr >= 0)
 		return ptr_addr(t, a, loc, cpu_out);
-	if (a->node && !it_in_range(t, node = it_eval(t, a->node, loc), nodes, "node"))
+	if (a->nodev.kind && !it_in_range(t, node = it_val(t, &a->nodev, loc), nodes, "node"))
 		node = 0;
 	if (a->ent >= 0) {
 		/* A handle from memory or list_pop can be anything: until the run stops, touch
@@ -129,7 +127,7 @@ uint64_t it_addr(struct ptask *t, const struct member_ref *a, int *cpu_out)
 		base = w->ents->global_base[(uint32_t)a->obj * nodes + (uint32_t)node];
 	}
 	if (ko->percpu) {
-		if (a->cpu && !it_in_range(t, cpu = it_eval(t, a->cpu, loc), w->mc->nr_cpus, "CPU"))
+		if (a->cpuv.kind && !it_in_range(t, cpu = it_val(t, &a->cpuv, loc), w->mc->nr_cpus, "CPU"))
 			cpu = t->cpu;
 		base += (uint64_t)cpu * PERCPU_STRIDE;
 	}

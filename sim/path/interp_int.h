@@ -17,11 +17,28 @@ simtime_t it_access(struct ptask *t, uint64_t addr, uint32_t size, enum mem_op o
 /* it_in_range - is @v a valid index below @n?  Else a model error naming @what ("CPU",
  * "entity"); the caller goes on with a valid stand-in until the run stops, so nothing
  * outside the model's memory is touched. */
-bool it_in_range(struct ptask *t, int64_t v, int64_t n, const char *what);
+bool it_out_of_range(struct ptask *t, int64_t v, int64_t n, const char *what); /* false */
+
+static inline bool it_in_range(struct ptask *t, int64_t v, int64_t n, const char *what)
+{
+	return (v >= 0 && v < n) || it_out_of_range(t, v, n, what);
+}
 
 /* it_eval - the value of @e in the current frame (@loc: its locals); a division fault is a
  * model error at the running instruction. */
 int64_t it_eval(struct ptask *t, const struct expr *e, const int64_t *loc);
+
+/* it_val - the value of operand @o (not OPND_NONE) in the current frame, its expression
+ * evaluated (it_eval) only when it is more than one constant, local or builtin. */
+static inline int64_t it_val(struct ptask *t, const struct operand *o, const int64_t *loc)
+{
+	switch (o->kind) {
+	case OPND_CONST: return o->v;
+	case OPND_LOCAL: return loc[o->v];
+	case OPND_BUILTIN: return t->builtins[o->v];
+	default: return it_eval(t, o->e, loc);
+	}
+}
 
 /* it_model_error - stop the run with a model error at instruction @in of the running path
  * (see interp.h for the message).  Only the first error is kept. */
@@ -31,7 +48,18 @@ void it_model_error(struct ptask *t, const struct pinsn *in, const char *fmt, ..
 void it_sample(struct samples *s, uint64_t v);
 
 /* it_deps_ready - when every local in @deps of frame @f has its value (mlp > 1). */
-simtime_t it_deps_ready(const struct frame *f, uint64_t deps);
+static inline simtime_t it_deps_ready(const struct frame *f, uint64_t deps)
+{
+	simtime_t r = 0;
+
+	for (; deps; deps &= deps - 1) {
+		int l = __builtin_ctzll(deps);
+
+		if (f->ready[l] > r)
+			r = f->ready[l];
+	}
+	return r;
+}
 
 /* it_load_slot - a load whose data arrives at @done takes one of the thread's mlp slots.
  * Return: when the thread can go on. */

@@ -54,7 +54,7 @@ simtime_t it_walk(struct ptask *t, const struct pinsn *in, struct frame *f, simt
 
 		if ((r = it_deps_ready(f, in->deps)) > now)
 			return r;
-		if (!it_in_range(t, e = it_eval(t, in->a, loc), t->w->ents->nr, "entity")) {
+		if (!it_in_range(t, e = it_val(t, &in->av, loc), t->w->ents->nr, "entity")) {
 			f->pc = in->target; /* the run stops at this model error */
 			return now;
 		}

@@ -2,6 +2,7 @@
 #include "path/path.h"
 
 #include <glib.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "path/path_int.h"
@@ -318,10 +319,36 @@ static bool declare_path(struct program *pr, const struct yt_node *n, const char
 	return !err->set;
 }
 
-/* The locals an instruction reads: its operands, arguments and address. */
-static void insn_deps(struct pinsn *in)
+/* @e as the interpreter reads it (struct operand). */
+static struct operand operand_of(const struct expr *e)
 {
-	const struct member_ref *a = &in->addr;
+	static const uint8_t kind_of[] = {[EREF_LOCAL] = OPND_LOCAL, [EREF_CONST] = OPND_CONST,
+					  [EREF_BUILTIN] = OPND_BUILTIN};
+	struct expr_ref r;
+
+	if (!e)
+		return (struct operand){.kind = OPND_NONE};
+	if (!expr_operand(e, &r))
+		return (struct operand){.e = e, .kind = OPND_EXPR};
+	return (struct operand){.v = r.v, .kind = kind_of[r.kind]};
+}
+
+/* The locals an instruction reads: its operands, arguments and address; and its
+ * expressions as operands. */
+static void insn_resolve(struct pinsn *in)
+{
+	struct member_ref *a = &in->addr;
+
+	in->av = operand_of(in->a);
+	in->bv = operand_of(in->b);
+	a->cpuv = operand_of(a->cpu);
+	a->nodev = operand_of(a->node);
+	for (int i = 0; i < a->nr_idx; i++)
+		a->idxv[i] = operand_of(a->idx[i]);
+	if (in->nr_args)
+		in->argv = g_new(struct operand, in->nr_args);
+	for (uint8_t i = 0; i < in->nr_args; i++)
+		in->argv[i] = operand_of(in->args[i]);
 
 	in->deps = expr_locals(in->a) | expr_locals(in->b) | expr_locals(a->cpu) |
 		   expr_locals(a->node);
@@ -358,10 +385,16 @@ static bool compile_path(struct program *pr, struct path *p, const struct yt_nod
 	if (ok)
 		pc_emit(&pc, P_RETURN, n->mark);
 	for (guint i = 0; ok && i < pc.code->len; i++)
-		insn_deps(&g_array_index(pc.code, struct pinsn, i));
+		insn_resolve(&g_array_index(pc.code, struct pinsn, i));
 	p->nr_locals = pc.nr_locals;
 	p->nr_code = pc.code->len;
-	p->code = (struct pinsn *)(void *)g_array_free(pc.code, FALSE);
+	/* Aligned, so that each instruction's lines are what struct pinsn says (path.h). */
+	p->code = aligned_alloc(64, sizeof(struct pinsn) * (p->nr_code ? p->nr_code : 1));
+	if (!p->code)
+		g_error("path %s: out of memory for %u instructions", p->name, p->nr_code);
+	if (p->nr_code)
+		memcpy(p->code, pc.code->data, sizeof(struct pinsn) * p->nr_code);
+	g_array_free(pc.code, TRUE);
 	/* The file's tree (which owns the marks' file names) is freed after loading; run-time
 	 * model errors still name the operation's position, through the path's own copy. */
 	for (uint32_t i = 0; i < p->nr_code; i++)
@@ -489,8 +522,10 @@ void pinsn_release(struct pinsn *in)
 	for (uint8_t a = 0; a < in->nr_args; a++)
 		expr_free(in->args[a]);
 	g_free(in->args);
+	g_free(in->argv);
 	in->a = in->b = NULL;
 	in->args = NULL;
+	in->argv = NULL;
 	in->nr_args = 0;
 }
 
@@ -503,7 +538,7 @@ void program_free(struct program *pr)
 
 		for (uint32_t c = 0; c < p->nr_code; c++)
 			pinsn_release(&p->code[c]);
-		g_free(p->code);
+		free(p->code);
 		g_free(p->name);
 		g_free(p->cite);
 		g_free(p->simplifies);

@@ -150,40 +150,68 @@ enum rmw_kind { RMW_ADD, RMW_SUB, RMW_SET, RMW_KIND_COUNT };
 enum iter_kind { IT_RANGE, IT_CPUS, IT_NODES, IT_ANCESTORS, IT_CHILDREN, IT_KIND_COUNT };
 enum list_op { LIST_ADD, LIST_POP, LIST_EMPTY, LIST_OP_COUNT };
 
+/* An expression as an instruction holds it for the interpreter: a constant, a local or a
+ * builtin (most operands and indexes) is read from here, without touching the compiled
+ * expression, which costs the host a cache miss or two on every access; anything else is
+ * evaluated (OPND_EXPR).  The expression itself stays where the compiler put it (its
+ * owner). */
+enum opnd_kind { OPND_NONE, OPND_EXPR, OPND_CONST, OPND_LOCAL, OPND_BUILTIN };
+
+struct operand {
+	union {
+		int64_t v;            /* OPND_CONST: the value; OPND_LOCAL/BUILTIN: its slot */
+		const struct expr *e; /* OPND_EXPR */
+	};
+	uint8_t kind;                 /* enum opnd_kind: OPND_NONE for no expression */
+};
+
 /* A compiled address: base of (entity in local @ent or a global) object @obj, plus @off,
  * plus each index expression times its stride; a per-cpu object takes the executing CPU or
  * the CPU expression @cpu. */
 struct member_ref {
 	int16_t ent;          /* local holding the entity handle, -1 for a global object */
 	uint16_t obj;         /* object slot in the kind (or global index) */
+	int16_t ptr;          /* `P->MEMBER`: local holding the object's address, -1 none */
+	uint8_t nr_idx;
 	uint32_t off;         /* constant byte offset of the member */
 	uint32_t size;        /* bytes accessed */
-	uint8_t nr_idx;
+	struct operand nodev, cpuv;     /* node and cpu as operands */
 	uint32_t stride[PATH_MAX_IDX];
 	uint32_t bound[PATH_MAX_IDX];   /* index must be below (0: unchecked, flexible) */
-	struct expr *idx[PATH_MAX_IDX];
+	struct operand idxv[PATH_MAX_IDX]; /* idx as operands */
 	struct expr *cpu;     /* OBJ@EXPR, or NULL for the executing CPU */
 	struct expr *node;    /* per-node object index (OBJ[EXPR] on a per: node object) */
-	int16_t ptr;          /* `P->MEMBER`: local holding the object's address, -1 none */
+	struct expr *idx[PATH_MAX_IDX];
 };
 
+/* One instruction.  The interpreter runs a thread's next instruction or two between other
+ * threads' memory traffic, so each host cache line of an instruction it reads is usually a
+ * miss: a path's code is 64-byte aligned (path.c), and an instruction takes PINSN_LINES
+ * whole lines, what every instruction reads in the first, a memory operation's object,
+ * offset, node and CPU in the second, its index bounds and operands in the third, what only
+ * the compiler and messages read last. */
+#define PINSN_LINES 5
 struct pinsn {
 	uint8_t op;           /* enum pop */
 	uint8_t kind;         /* rmw_kind, iter_kind, list_op, irq on(1)/off(0), work store(1) */
 	int16_t dst;          /* local written, -1 none */
-	uint32_t target;      /* jumps: instruction index */
-	uint32_t site;        /* code site id (report attribution) */
-	uint32_t callee;      /* P_CALL: path index; P_LIST/TRUTH/OBSERVE: list or counter id */
-	struct member_ref addr;
-	struct expr *a, *b;   /* operands (value, old/new, bounds, args...) */
-	struct expr **args;   /* P_CALL arguments */
-	uint8_t nr_args;
-	uint8_t delay_cycles; /* P_DELAY: a is in cycles (1) or ns (0) */
 	uint8_t walk_mem;     /* P_FOR_INIT/NEXT of ancestors/children: follow the kind's
 			       * links in simulated memory (a load per step) */
+	uint8_t nr_args;
+	uint8_t delay_cycles; /* P_DELAY: a is in cycles (1) or ns (0) */
+	uint32_t site;        /* code site id (report attribution) */
 	uint64_t deps;        /* locals the instruction reads (the scoreboard, interp.h) */
+	struct operand av, bv; /* a and b as operands */
+	uint32_t target;      /* jumps: instruction index */
+	uint32_t callee;      /* P_CALL: path index; P_LIST/TRUTH/OBSERVE: list or counter id */
+	struct member_ref addr;
+	struct operand *argv; /* args as operands */
+	struct expr *a, *b;   /* operands (value, old/new, bounds, args...) */
+	struct expr **args;   /* P_CALL arguments */
 	struct c2c_mark mark;
+	uint8_t spare[16];    /* to PINSN_LINES lines */
 };
+_Static_assert(sizeof(struct pinsn) == 64 * PINSN_LINES, "struct pinsn fills its lines");
 
 struct path {
 	char *name;
