@@ -96,37 +96,47 @@ static uint64_t ptr_addr(struct ptask *t, const struct member_ref *a, const int6
 	return base + member_offset(t, a, loc);
 }
 
+/* A handle from memory or list_pop can be anything: until the run stops, touch the CPU's
+ * private `work` buffer, which no model object shares. */
+static uint64_t stand_in(struct ptask *t, int *cpu_out)
+{
+	if (cpu_out)
+		*cpu_out = t->cpu;
+	return t->w->work_base + (uint64_t)t->cpu * WORK_SIZE;
+}
+
 uint64_t it_addr(struct ptask *t, const struct member_ref *a, int *cpu_out)
 {
 	struct world *w = t->w;
 	const int64_t *loc = t->frames[t->depth - 1].locals;
 	const uint32_t nodes = (uint32_t)w->mc->numa_nodes;
-	const struct kobj *ko;
 	uint64_t base;
 	int64_t node = 0, cpu = t->cpu;
+	bool percpu = a->percpu;
 
 	if (a->ptr >= 0)
 		return ptr_addr(t, a, loc, cpu_out);
 	if (a->nodev.kind && !it_in_range(t, node = it_val(t, &a->nodev, loc), nodes, "node"))
 		node = 0;
 	if (a->ent >= 0) {
-		/* A handle from memory or list_pop can be anything: until the run stops, touch
-		 * the CPU's private `work` buffer, which no model object shares. */
 		int64_t e = loc[a->ent];
 
-		if (!it_in_range(t, e, w->ents->nr, "entity") ||
-		    !it_in_range(t, a->obj, w->prog->kinds[w->ents->kind[e]].nr_obj, "object of entity")) {
-			if (cpu_out)
-				*cpu_out = t->cpu;
-			return w->work_base + (uint64_t)t->cpu * WORK_SIZE;
+		if (!it_in_range(t, e, w->ents->nr, "entity"))
+			return stand_in(t, cpu_out);
+		/* An entity of the kind the path names has the object, per cpu or not, as
+		 * compiled; another kind's is looked up. */
+		if (w->ents->kind[e] != a->kind) {
+			const struct kind *k = &w->prog->kinds[w->ents->kind[e]];
+
+			if (!it_in_range(t, a->obj, k->nr_obj, "object of entity"))
+				return stand_in(t, cpu_out);
+			percpu = k->obj[a->obj].percpu;
 		}
-		ko = &w->prog->kinds[w->ents->kind[e]].obj[a->obj];
 		base = w->ents->base[w->ents->base_at[e] + (uint32_t)a->obj * nodes + (uint32_t)node];
 	} else {
-		ko = &w->prog->globals[a->obj];
 		base = w->ents->global_base[(uint32_t)a->obj * nodes + (uint32_t)node];
 	}
-	if (ko->percpu) {
+	if (percpu) {
 		if (a->cpuv.kind && !it_in_range(t, cpu = it_val(t, &a->cpuv, loc), w->mc->nr_cpus, "CPU"))
 			cpu = t->cpu;
 		base += (uint64_t)cpu * PERCPU_STRIDE;

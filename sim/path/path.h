@@ -173,8 +173,10 @@ struct member_ref {
 	uint16_t obj;         /* object slot in the kind (or global index) */
 	int16_t ptr;          /* `P->MEMBER`: local holding the object's address, -1 none */
 	uint8_t nr_idx;
+	uint8_t percpu;       /* the object is per cpu (in kind @kind, or the global) */
 	uint32_t off;         /* constant byte offset of the member */
-	uint32_t size;        /* bytes accessed */
+	uint16_t size;        /* bytes accessed (at most 64) */
+	int16_t kind;         /* the entity local's kind when compiled, -1 for a global */
 	struct operand nodev, cpuv;     /* node and cpu as operands */
 	uint32_t stride[PATH_MAX_IDX];
 	uint32_t bound[PATH_MAX_IDX];   /* index must be below (0: unchecked, flexible) */

@@ -187,11 +187,13 @@ static bool object_token(struct pcomp *pc, const struct kobj *objs, uint32_t nr,
 static bool access_size(struct pcomp *pc, const struct yt_node *n, uint32_t size,
 			uint32_t msize, struct member_ref *a)
 {
-	a->size = size ? size : msize;
-	if (a->size <= 64)
+	uint32_t bytes = size ? size : msize;
+
+	a->size = (uint16_t)bytes;
+	if (bytes <= 64)
 		return true;
 	err_set(pc->err, n->mark, "'%s': %u bytes (expected an access of at most 64 bytes; "
-		"name a member inside it)", n->str, a->size);
+		"name a member inside it)", n->str, bytes);
 	return false;
 }
 
@@ -225,7 +227,7 @@ static bool compile_addr(struct pcomp *pc, const struct yt_node *n, uint32_t siz
 	int l;
 
 	memset(a, 0, sizeof(*a));
-	a->ent = a->ptr = -1;
+	a->ent = a->ptr = a->kind = -1;
 	pc->last_type = NULL;
 	if (!n || n->kind != YT_SCALAR) {
 		err_set(pc->err, n ? n->mark : pc->mark, "at: expected ENTITY.OBJECT.MEMBER, "
@@ -244,6 +246,7 @@ static bool compile_addr(struct pcomp *pc, const struct yt_node *n, uint32_t siz
 			const struct kind *k = &pc->prog->kinds[pc->local_kind[l]];
 
 			a->ent = (int16_t)l;
+			a->kind = pc->local_kind[l];
 			objs = k->obj;
 			nr = k->nr_obj;
 			p += len;
@@ -256,6 +259,7 @@ static bool compile_addr(struct pcomp *pc, const struct yt_node *n, uint32_t siz
 	}
 	if (!object_token(pc, objs, nr, &p, n->mark, a, &ko))
 		return false;
+	a->percpu = ko->percpu;
 	if (*p == '.') {
 		if (!member_path(pc, ko->layout, p + 1, n->mark, a, &msize))
 			return false;
