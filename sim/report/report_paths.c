@@ -48,11 +48,36 @@ static const char *fmt_per(char *b, uint64_t x, uint64_t n)
 	return b;
 }
 
-static int cmp_u64(const void *pa, const void *pb)
+/* The @k-th smallest of @v[0..@n) (0-based), moving the values around: Hoare's selection,
+ * linear on average where a sort is n log n (a run keeps a latency sample per call). */
+static uint64_t select_kth(uint64_t *v, int64_t n, int64_t k)
 {
-	uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
+	int64_t lo = 0, hi = n - 1;
 
-	return a < b ? -1 : a > b;
+	while (lo < hi) {
+		uint64_t pivot = v[lo + (hi - lo) / 2], x;
+		int64_t i = lo, j = hi;
+
+		/* After it, [lo, j] <= pivot <= [i, hi] and what lies between equals it. */
+		while (i <= j) {
+			while (v[i] < pivot)
+				i++;
+			while (v[j] > pivot)
+				j--;
+			if (i <= j) {
+				x = v[i];
+				v[i++] = v[j];
+				v[j--] = x;
+			}
+		}
+		if (k <= j)
+			hi = j;
+		else if (k >= i)
+			lo = i;
+		else
+			return v[k];
+	}
+	return v[k];
 }
 
 void report_dist_of(const struct samples *s, struct report_dist *d)
@@ -62,16 +87,15 @@ void report_dist_of(const struct samples *s, struct report_dist *d)
 	memset(d, 0, sizeof(*d));
 	if (!s->nr)
 		return;
-	/* A copy: the run is const to reports, and equal values sort the same on any host. */
+	/* A copy: the run is const to reports. */
 	v = g_new(uint64_t, s->nr);
 	memcpy(v, s->v, sizeof(uint64_t) * s->nr);
-	qsort(v, s->nr, sizeof(uint64_t), cmp_u64);
 	*d = (struct report_dist){
 		.nr = s->nr, .min = s->min, .max = s->max, .total = s->total,
 		.avg = s->total / s->nr,
 		/* samples_percentile()'s rank, so the numbers match the interpreter's own */
-		.p50 = v[(uint64_t)(s->nr - 1) * 50 / 100],
-		.p99 = v[(uint64_t)(s->nr - 1) * 99 / 100],
+		.p50 = select_kth(v, (int64_t)s->nr, (int64_t)((s->nr - 1) * 50 / 100)),
+		.p99 = select_kth(v, (int64_t)s->nr, (int64_t)((s->nr - 1) * 99 / 100)),
 	};
 	g_free(v);
 }

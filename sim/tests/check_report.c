@@ -313,6 +313,47 @@ START_TEST(report_line_shared_rule)
 }
 END_TEST
 
+/* ---- report_dist_of ----------------------------------------------------------------------- */
+
+static int cmp_u64(const void *pa, const void *pb)
+{
+	uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
+
+	return a < b ? -1 : a > b;
+}
+
+/* The percentiles are the sorted samples' values at samples_percentile()'s ranks, for any
+ * count and any repeats, and the samples are left as they were. */
+START_TEST(report_dist_percentiles)
+{
+	GRand *rnd = g_rand_new_with_seed(5);
+
+	for (int round = 0; round < 400; round++) {
+		uint32_t n = 1 + (uint32_t)g_rand_int_range(rnd, 0, round < 50 ? 4 : 300);
+		uint64_t *v = g_new(uint64_t, n), *sorted = g_new(uint64_t, n);
+		uint64_t span = (uint64_t)g_rand_int_range(rnd, 1, round % 3 ? 1000 : 3);
+		struct samples smp = {.v = v, .nr = n, .cap = n};
+		struct report_dist d;
+
+		for (uint32_t i = 0; i < n; i++)
+			smp.total += v[i] = (uint64_t)g_rand_int_range(rnd, 0, (gint32)span);
+		memcpy(sorted, v, sizeof(uint64_t) * n);
+		qsort(sorted, n, sizeof(uint64_t), cmp_u64);
+		smp.min = sorted[0];
+		smp.max = sorted[n - 1];
+		report_dist_of(&smp, &d);
+		ck_assert_uint_eq(d.p50, sorted[(uint64_t)(n - 1) * 50 / 100]);
+		ck_assert_uint_eq(d.p99, sorted[(uint64_t)(n - 1) * 99 / 100]);
+		ck_assert_uint_eq(d.nr, n);
+		qsort(v, n, sizeof(uint64_t), cmp_u64);
+		ck_assert(!memcmp(v, sorted, sizeof(uint64_t) * n)); /* the same samples */
+		g_free(v);
+		g_free(sorted);
+	}
+	g_rand_free(rnd);
+}
+END_TEST
+
 static Suite *report_suite(void)
 {
 	Suite *s = suite_create("report");
@@ -337,6 +378,10 @@ static Suite *report_suite(void)
 
 	tc = tcase_create("report_line_shared");
 	tcase_add_test(tc, report_line_shared_rule);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("report_dist");
+	tcase_add_test(tc, report_dist_percentiles);
 	suite_add_tcase(s, tc);
 	return s;
 }
