@@ -34,13 +34,19 @@ void pcache_release(struct pcache *c)
 
 struct cway *pcache_victim(struct pcache *c, uint64_t line_addr)
 {
-	struct cway *w = pcache_set(c, line_addr), *best = &w[0];
+	struct cway *w = pcache_set(c, line_addr);
+	uint64_t lru = UINT64_MAX;
+	uint32_t best = 0;
 
+	/* The smallest stamp is kept in a register, not re-read through the best way found so
+	 * far: that load would chain each way's comparison to the previous one's. */
 	for (uint32_t i = 0; i < c->ways; i++) {
 		if (!w[i].tag)
 			return &w[i];
-		if (w[i].lru < best->lru)
-			best = &w[i];
+		if (w[i].lru < lru) {
+			lru = w[i].lru;
+			best = i;
+		}
 	}
-	return best;
+	return &w[best];
 }
