@@ -54,6 +54,29 @@ static inline struct cway *pcache_lookup(struct pcache *c, uint64_t line_addr)
 	return NULL;
 }
 
+/* pcache_find - pcache_lookup() that, when @line_addr is absent, also sets *@victim to the
+ * way pcache_victim() would return: a miss scans its set once for both. */
+static inline struct cway *pcache_find(struct pcache *c, uint64_t line_addr, struct cway **victim)
+{
+	struct cway *w = pcache_set(c, line_addr), *empty = NULL;
+	uint64_t tag = line_addr + 1, lru = UINT64_MAX;
+	uint32_t best = 0;
+
+	for (uint32_t i = 0; i < c->ways; i++) {
+		if (w[i].tag == tag)
+			return &w[i];
+		if (!w[i].tag) {
+			if (!empty)
+				empty = &w[i];
+		} else if (w[i].lru < lru) {
+			lru = w[i].lru;
+			best = i;
+		}
+	}
+	*victim = empty ? empty : &w[best];
+	return NULL;
+}
+
 static inline void pcache_touch(struct pcache *c, struct cway *w)
 {
 	w->lru = ++c->clock;

@@ -64,16 +64,6 @@ void hier_install(struct hier *h, struct cway *slot, uint64_t la, uint32_t line,
 		l1_fill(h, la, slot);
 }
 
-void hier_set_ready(struct hier *h, uint64_t la, simtime_t t)
-{
-	struct cway *w1, *w2 = hier_lookup(h, la, &w1);
-
-	if (w2)
-		w2->ready_at = t;
-	if (w1)
-		w1->ready_at = t;
-}
-
 /* A demand use of L2 way @w2 (@w1: its L1d way, NULL when L1d lacks it): refresh LRU, bring
  * it into L1d, and it is no longer an unused prefetch. */
 static void touch_ways(struct hier *h, struct cway *w2, struct cway *w1)

@@ -53,9 +53,6 @@ void hier_set(struct hier *h, uint64_t la, int state, const uint64_t *version);
 void hier_install(struct hier *h, struct cway *slot, uint64_t la, uint32_t line, int state,
 		  uint64_t version, bool prefetch, simtime_t ready_at);
 
-/* hier_set_ready - the data of both copies of @la arrives at @t (the fill's completion). */
-void hier_set_ready(struct hier *h, uint64_t la, simtime_t t);
-
 /* hier_touch - a demand access used the copy of @la (present in L2): refresh LRU, bring it
  * into L1d, and it is no longer an unused prefetch. */
 void hier_touch(struct hier *h, uint64_t la);

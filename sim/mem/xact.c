@@ -25,6 +25,7 @@ struct exec {
 	bool in_l1;         /* demand request found the line in L1d (else L2) */
 	bool pf;            /* the copy found arrived by prefetch, unused so far */
 	simtime_t ready_at; /* when the requester's own copy has its data (hits wait for it) */
+	struct cway *victim; /* a miss: the L2 way its fill takes (pcache_find) */
 };
 
 int mem_others(const struct mem *m, uint32_t idx, int core, int own)
@@ -66,11 +67,10 @@ static void core_invalidate(struct mem *m, int core, uint32_t idx)
 	dir_del_sharer(&m->dir, idx, core);
 }
 
-/* Make room in @core's L2 for @la: the victim goes through the protocol's EVICT row. */
-static struct cway *l2_slot(struct mem *m, int core, uint64_t la, simtime_t now)
+/* Make room in @core's L2 in way @v, the one a miss found (pcache_find: no action of a miss
+ * row touches the requester's caches): its line goes through the protocol's EVICT row. */
+static struct cway *l2_slot(struct mem *m, int core, struct cway *v, simtime_t now)
 {
-	struct cway *v = pcache_victim(&m->core[core].l2, la);
-
 	if (v->tag) {
 		struct req ev = {.cpu = -1, .core = core, .socket = mem_core_socket(m, core),
 				 .la = cway_addr(v), .event = EV_EVICT, .cause = DIR_NONE,
@@ -275,9 +275,10 @@ static void write_epoch(struct dline *dl)
 	dl->llc_valid = 0;
 }
 
-/* Give the requester its next state and keep the directory's owner in step. */
+/* Give the requester its next state and keep the directory's owner in step.  A fill's data
+ * arrives at @done. */
 static void apply_next_own(struct mem *m, const struct req *rq, uint32_t idx, int own,
-			   int next_own, const struct exec *x, struct outcome *o)
+			   int next_own, const struct exec *x, simtime_t done, struct outcome *o)
 {
 	struct dline *dl = &m->dir.line[idx];
 
@@ -286,11 +287,11 @@ static void apply_next_own(struct mem *m, const struct req *rq, uint32_t idx, in
 	if (next_own == MESI_I)
 		return;
 	if (own == MESI_I) {
-		struct cway *slot = l2_slot(m, rq->core, rq->la, rq->now);
+		struct cway *slot = l2_slot(m, rq->core, x->victim, rq->now);
 
 		dl = &m->dir.line[idx];
 		hier_install(&m->core[rq->core], slot, rq->la, idx, next_own, dl->version,
-			     rq->prefetch, 0);
+			     rq->prefetch, done);
 		o->filled = true;
 	} else {
 		hier_set(&m->core[rq->core], rq->la, next_own, &dl->version);
@@ -333,12 +334,18 @@ void mem_request(struct mem *m, const struct req *rq, struct outcome *out)
 {
 	struct hier *h = &m->core[rq->core];
 	bool demand = !rq->prefetch && rq->event != EV_EVICT;
-	struct cway *w2 = pcache_lookup(&h->l2, rq->la);
-	struct exec x = {.in_l1 = demand && pcache_lookup(&h->l1, rq->la), .pf = w2 && w2->pf,
-			 .ready_at = w2 ? w2->ready_at : 0};
+	struct exec x = {0};
+	struct cway *w2 = pcache_find(&h->l2, rq->la, &x.victim);
 	uint32_t idx = w2 ? w2->line : mem_line_index(m, rq->la);
 	int own = w2 ? w2->state : MESI_I, others = mem_others(m, idx, rq->core, own);
 	const struct proto_row *r = find_row(m, rq, idx, own, others);
+	bool applies;
+
+	if (w2) { /* L1d holds only what L2 does */
+		x.in_l1 = demand && pcache_lookup(&h->l1, rq->la);
+		x.pf = w2->pf;
+		x.ready_at = w2->ready_at;
+	}
 
 	memset(out, 0, sizeof(*out));
 	out->line = idx;
@@ -347,16 +354,18 @@ void mem_request(struct mem *m, const struct req *rq, struct outcome *out)
 		out->done = rq->now;
 		return;
 	}
-	if (exec_actions(m, rq, r, idx, &x, out))
-		apply_next_own(m, rq, idx, own, r->next_own, &x, out);
+	applies = exec_actions(m, rq, r, idx, &x, out);
+	/* Priced before the next states are applied, so that a fill installs its copy with the
+	 * time its data arrives: applying them never reaches this line's busy_until (an L2
+	 * victim's EVICT row does not go to the home). */
+	out->done = tm_charge(m->mc, &m->dir.line[idx], rq->now, x.lat, x.home, x.c2c);
+	if (applies)
+		apply_next_own(m, rq, idx, own, r->next_own, &x, out->done, out);
 	if (demand && own != MESI_I && r->next_own != MESI_I)
 		hier_touch(h, rq->la);
-	out->done = tm_charge(m->mc, &m->dir.line[idx], rq->now, x.lat, x.home, x.c2c);
 	if (own != MESI_I)
 		/* The copy was there, but maybe not its data: the one race with an earlier fill. */
 		out->done = tm_ready(out->done, x.ready_at);
-	else if (out->filled)
-		hier_set_ready(h, rq->la, out->done);
 	if (x.write && mem_watched(m, idx) && m->on_write)
 		m->on_write(m->on_write_data, idx, out->done);
 	if (m->check)
