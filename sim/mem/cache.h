@@ -16,7 +16,7 @@
 #include "core/types.h"
 
 struct cway {
-	uint64_t tag;     /* line address + 1; 0 means the way is empty */
+	uint64_t tag;     /* line address + 1; 0 means the way is empty (write: pcache_set_tag) */
 	uint64_t lru;     /* last-use stamp; smallest is evicted */
 	uint64_t version; /* value epoch of the copy (data-value invariant) */
 	simtime_t ready_at; /* when the copy's data arrives (its fill completes) */
@@ -30,50 +30,84 @@ struct pcache {
 	uint32_t sets, ways, set_mask, shift; /* shift: log2 of the coherence unit */
 	uint64_t clock;
 	struct cway *way; /* sets * ways, mapped (pcache_init) */
-	size_t way_bytes; /* the mapping's length */
+	/* tags[i] is way[i].tag: lookups scan these, the 16 tags of a set in two host cache
+	 * lines instead of the ten its ways span (pcache_set_tag keeps the two equal). */
+	uint64_t *tags;
+	size_t way_bytes; /* the mapping's length (ways, then tags) */
 };
 
 /* pcache_init - allocate @sets x @ways empty ways (@sets a power of two, @shift log2 of the line size).  Can't fail. */
 void pcache_init(struct pcache *c, uint32_t sets, uint32_t ways, uint32_t shift);
 void pcache_release(struct pcache *c);
 
+/* The index in way[] and tags[] of the first way of @line_addr's set. */
+static inline size_t pcache_set_index(const struct pcache *c, uint64_t line_addr)
+{
+	return (size_t)((line_addr >> c->shift) & c->set_mask) * c->ways;
+}
+
 static inline struct cway *pcache_set(struct pcache *c, uint64_t line_addr)
 {
-	return &c->way[((line_addr >> c->shift) & c->set_mask) * c->ways];
+	return &c->way[pcache_set_index(c, line_addr)];
+}
+
+/* pcache_set_tag - way @w holds the line whose tag is @tag from now on (0: none). */
+static inline void pcache_set_tag(struct pcache *c, struct cway *w, uint64_t tag)
+{
+	w->tag = tag;
+	c->tags[w - c->way] = tag;
 }
 
 /* pcache_lookup - the way holding @line_addr, or NULL. */
 static inline struct cway *pcache_lookup(struct pcache *c, uint64_t line_addr)
 {
-	struct cway *w = pcache_set(c, line_addr);
+	size_t s = pcache_set_index(c, line_addr);
+	const uint64_t *t = &c->tags[s];
 	uint64_t tag = line_addr + 1;
 
 	for (uint32_t i = 0; i < c->ways; i++)
-		if (w[i].tag == tag)
-			return &w[i];
+		if (t[i] == tag)
+			return &c->way[s + i];
 	return NULL;
 }
 
-/* pcache_find - pcache_lookup() that, when @line_addr is absent, also sets *@victim to the
- * way pcache_victim() would return: a miss scans its set once for both. */
-static inline struct cway *pcache_find(struct pcache *c, uint64_t line_addr, struct cway **victim)
+/* The least recently used way of the full set at index @s (the first, at a tie). */
+static inline struct cway *pcache_lru(struct pcache *c, size_t s)
 {
-	struct cway *w = pcache_set(c, line_addr), *empty = NULL;
-	uint64_t tag = line_addr + 1, lru = UINT64_MAX;
+	const struct cway *w = &c->way[s];
+	uint64_t lru = w[0].lru;
 	uint32_t best = 0;
 
-	for (uint32_t i = 0; i < c->ways; i++) {
-		if (w[i].tag == tag)
-			return &w[i];
-		if (!w[i].tag) {
-			if (!empty)
-				empty = &w[i];
-		} else if (w[i].lru < lru) {
+	/* The smallest stamp is kept in a register, not re-read through the best way found so
+	 * far: that load would chain each way's comparison to the previous one's. */
+	for (uint32_t i = 1; i < c->ways; i++) {
+		if (w[i].lru < lru) {
 			lru = w[i].lru;
 			best = i;
 		}
 	}
-	*victim = empty ? empty : &w[best];
+	return &c->way[s + best];
+}
+
+/* pcache_find - pcache_lookup() that, when @line_addr is absent, also sets *@victim to the
+ * way pcache_victim() would return: a miss scans its set's tags once for both. */
+static inline struct cway *pcache_find(struct pcache *c, uint64_t line_addr,
+				       struct cway **victim)
+{
+	size_t s = pcache_set_index(c, line_addr);
+	const uint64_t *t = &c->tags[s];
+	uint64_t tag = line_addr + 1;
+
+	/* Two passes over the same two host lines: each loop has one test a way. */
+	for (uint32_t i = 0; i < c->ways; i++)
+		if (t[i] == tag)
+			return &c->way[s + i];
+	for (uint32_t i = 0; i < c->ways; i++)
+		if (!t[i]) {
+			*victim = &c->way[s + i];
+			return NULL;
+		}
+	*victim = pcache_lru(c, s);
 	return NULL;
 }
 

@@ -21,9 +21,9 @@ void hier_drop(struct hier *h, uint64_t la)
 	struct cway *w1, *w2 = hier_lookup(h, la, &w1);
 
 	if (w2)
-		w2->tag = 0;
+		pcache_set_tag(&h->l2, w2, 0);
 	if (w1)
-		w1->tag = 0;
+		pcache_set_tag(&h->l1, w1, 0);
 }
 
 void hier_set(struct hier *h, uint64_t la, int state, const uint64_t *version)
@@ -48,6 +48,7 @@ static void l1_fill(struct hier *h, uint64_t la, const struct cway *src)
 	struct cway *v = pcache_victim(&h->l1, la);
 
 	*v = *src;
+	pcache_set_tag(&h->l1, v, src->tag);
 	v->pf = 0;
 	v->l2w = (uint8_t)(src - pcache_set(&h->l2, la));
 	pcache_touch(&h->l1, v);
@@ -57,8 +58,9 @@ void hier_install(struct hier *h, struct cway *slot, uint64_t la, uint32_t line,
 		  uint64_t version, bool prefetch, simtime_t ready_at)
 {
 	assert(!slot->tag);
-	*slot = (struct cway){.tag = la + 1, .version = version, .ready_at = ready_at,
-			      .line = line, .state = (uint8_t)state, .pf = prefetch};
+	*slot = (struct cway){.version = version, .ready_at = ready_at, .line = line,
+			      .state = (uint8_t)state, .pf = prefetch};
+	pcache_set_tag(&h->l2, slot, la + 1);
 	pcache_touch(&h->l2, slot);
 	if (!prefetch)
 		l1_fill(h, la, slot);

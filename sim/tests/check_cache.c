@@ -11,7 +11,7 @@ static struct cway *fill(struct pcache *c, uint64_t line_addr)
 {
 	struct cway *w = pcache_victim(c, line_addr);
 
-	w->tag = line_addr + 1;
+	pcache_set_tag(c, w, line_addr + 1);
 	w->state = 1;
 	pcache_touch(c, w);
 	return w;
@@ -139,7 +139,7 @@ START_TEST(pcache_victim_empty_first)
 		fill(&c, i * 0x100);
 	}
 	/* An emptied way is preferred to the LRU one. */
-	set[2].tag = 0;
+	pcache_set_tag(&c, &set[2], 0);
 	ck_assert_ptr_eq(pcache_victim(&c, 0x400), &set[2]);
 	/* Other sets are untouched. */
 	ck_assert_ptr_eq(pcache_victim(&c, 0x40), pcache_set(&c, 0x40));
@@ -205,7 +205,7 @@ START_TEST(pcache_victim_lru_sequence)
 				ck_assert_uint_eq(w->lru, oldest);
 			else
 				ck_assert_uint_eq(w->tag, 0);
-			w->tag = addr + 1;
+			pcache_set_tag(&c, w, addr + 1);
 		}
 		pcache_touch(&c, w);
 		last_use[line] = ++clock;
