@@ -17,7 +17,6 @@
 
 struct cway {
 	uint64_t tag;     /* line address + 1; 0 means the way is empty (write: pcache_set_tag) */
-	uint64_t lru;     /* last-use stamp; smallest is evicted */
 	uint64_t version; /* value epoch of the copy (data-value invariant) */
 	simtime_t ready_at; /* when the copy's data arrives (its fill completes) */
 	uint32_t line;    /* directory index of the line */
@@ -31,9 +30,10 @@ struct pcache {
 	uint64_t clock;
 	struct cway *way; /* sets * ways, mapped (pcache_init) */
 	/* tags[i] is way[i].tag: lookups scan these, the 16 tags of a set in two host cache
-	 * lines instead of the ten its ways span (pcache_set_tag keeps the two equal). */
+	 * lines instead of the eight its ways span (pcache_set_tag keeps the two equal). */
 	uint64_t *tags;
-	size_t way_bytes; /* the mapping's length (ways, then tags) */
+	uint64_t *lru;    /* lru[i]: way[i]'s last-use stamp, the smallest is evicted */
+	size_t way_bytes; /* the mapping's length (ways, tags, stamps) */
 };
 
 /* pcache_init - allocate @sets x @ways empty ways (@sets a power of two, @shift log2 of the line size).  Can't fail. */
@@ -74,15 +74,15 @@ static inline struct cway *pcache_lookup(struct pcache *c, uint64_t line_addr)
 /* The least recently used way of the full set at index @s (the first, at a tie). */
 static inline struct cway *pcache_lru(struct pcache *c, size_t s)
 {
-	const struct cway *w = &c->way[s];
-	uint64_t lru = w[0].lru;
+	const uint64_t *t = &c->lru[s];
+	uint64_t lru = t[0];
 	uint32_t best = 0;
 
 	/* The smallest stamp is kept in a register, not re-read through the best way found so
 	 * far: that load would chain each way's comparison to the previous one's. */
 	for (uint32_t i = 1; i < c->ways; i++) {
-		if (w[i].lru < lru) {
-			lru = w[i].lru;
+		if (t[i] < lru) {
+			lru = t[i];
 			best = i;
 		}
 	}
@@ -113,12 +113,18 @@ static inline struct cway *pcache_find(struct pcache *c, uint64_t line_addr,
 
 static inline void pcache_touch(struct pcache *c, struct cway *w)
 {
-	w->lru = ++c->clock;
+	c->lru[w - c->way] = ++c->clock;
 }
 
 /* pcache_victim - the way to fill for @line_addr: an empty one, else the least recently used.
  * The caller evicts its current content (if tag != 0) before reusing it. */
 struct cway *pcache_victim(struct pcache *c, uint64_t line_addr);
+
+/* pcache_stamp - way @w's last-use stamp (0: never used). */
+static inline uint64_t pcache_stamp(const struct pcache *c, const struct cway *w)
+{
+	return c->lru[w - c->way];
+}
 
 static inline uint64_t cway_addr(const struct cway *w)
 {

@@ -345,6 +345,10 @@ void mem_request(struct mem *m, const struct req *rq, struct outcome *out)
 		x.in_l1 = demand && pcache_lookup(&h->l1, rq->la);
 		x.pf = w2->pf;
 		x.ready_at = w2->ready_at;
+	} else if (x.victim->tag) {
+		/* A fill will evict this line: its directory entry, long untouched, is a host
+		 * cache miss; start it now, under the rest of the request. */
+		__builtin_prefetch(&m->dir.line[x.victim->line]);
 	}
 
 	memset(out, 0, sizeof(*out));

@@ -36,7 +36,7 @@ START_TEST(pcache_init_geometry)
 		ck_assert_uint_eq(c.clock, 0);
 		for (uint32_t w = 0; w < cases[i].sets * cases[i].ways; w++) {
 			ck_assert_uint_eq(c.way[w].tag, 0);
-			ck_assert_uint_eq(c.way[w].lru, 0);
+			ck_assert_uint_eq(c.lru[w], 0);
 		}
 		pcache_release(&c);
 		ck_assert_ptr_null(c.way);
@@ -93,8 +93,8 @@ START_TEST(pcache_lookup_hit_and_miss)
 	ck_assert_ptr_null(pcache_lookup(&c, 0x40));
 	ck_assert_ptr_null(pcache_lookup(&c, 0x200));
 	/* Lookups do not touch. */
-	ck_assert_uint_eq(w0->lru, 1);
-	ck_assert_uint_eq(w1->lru, 2);
+	ck_assert_uint_eq(pcache_stamp(&c, w0), 1);
+	ck_assert_uint_eq(pcache_stamp(&c, w1), 2);
 	pcache_release(&c);
 }
 END_TEST
@@ -202,14 +202,14 @@ START_TEST(pcache_victim_lru_sequence)
 				}
 			w = pcache_victim(&c, addr);
 			if (cached == WAYS)
-				ck_assert_uint_eq(w->lru, oldest);
+				ck_assert_uint_eq(pcache_stamp(&c, w), oldest);
 			else
 				ck_assert_uint_eq(w->tag, 0);
 			pcache_set_tag(&c, w, addr + 1);
 		}
 		pcache_touch(&c, w);
 		last_use[line] = ++clock;
-		ck_assert_uint_eq(w->lru, clock);
+		ck_assert_uint_eq(pcache_stamp(&c, w), clock);
 	}
 	pcache_release(&c);
 }
@@ -226,10 +226,10 @@ START_TEST(pcache_touch_clock)
 	a = fill(&c, 0x0);
 	b = fill(&c, 0x40);
 	ck_assert_uint_eq(c.clock, 2);
-	ck_assert_uint_lt(a->lru, b->lru);
+	ck_assert_uint_lt(pcache_stamp(&c, a), pcache_stamp(&c, b));
 	pcache_touch(&c, a);
-	ck_assert_uint_eq(a->lru, 3);
-	ck_assert_uint_gt(a->lru, b->lru);
+	ck_assert_uint_eq(pcache_stamp(&c, a), 3);
+	ck_assert_uint_gt(pcache_stamp(&c, a), pcache_stamp(&c, b));
 	ck_assert_uint_eq(c.clock, 3);
 	pcache_release(&c);
 }
