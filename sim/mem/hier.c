@@ -16,30 +16,39 @@ void hier_release(struct hier *h)
 	pcache_release(&h->l2);
 }
 
+void hier_drop_ways(struct hier *h, struct cway *w2, struct cway *w1)
+{
+	pcache_set_tag(&h->l2, w2, 0);
+	if (w1)
+		pcache_set_tag(&h->l1, w1, 0);
+}
+
 void hier_drop(struct hier *h, uint64_t la)
 {
 	struct cway *w1, *w2 = hier_lookup(h, la, &w1);
 
-	if (w2)
-		pcache_set_tag(&h->l2, w2, 0);
-	if (w1)
-		pcache_set_tag(&h->l1, w1, 0);
+	if (w2) /* L1d holds only what L2 does */
+		hier_drop_ways(h, w2, w1);
+}
+
+void hier_set_ways(struct cway *w2, struct cway *w1, int state, const uint64_t *version)
+{
+	w2->state = (uint8_t)state;
+	if (version)
+		w2->version = *version;
+	if (w1) {
+		w1->state = (uint8_t)state;
+		if (version)
+			w1->version = *version;
+	}
 }
 
 void hier_set(struct hier *h, uint64_t la, int state, const uint64_t *version)
 {
 	struct cway *w1, *w2 = hier_lookup(h, la, &w1);
 
-	if (w2) {
-		w2->state = (uint8_t)state;
-		if (version)
-			w2->version = *version;
-	}
-	if (w1) {
-		w1->state = (uint8_t)state;
-		if (version)
-			w1->version = *version;
-	}
+	if (w2)
+		hier_set_ways(w2, w1, state, version);
 }
 
 /* Copy L2 way @src into L1d (whose victim just leaves: L1d holds nothing L2 does not). */

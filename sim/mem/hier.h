@@ -48,6 +48,11 @@ void hier_drop(struct hier *h, uint64_t la);
  * their epoch. */
 void hier_set(struct hier *h, uint64_t la, int state, const uint64_t *version);
 
+/* hier_drop_ways, hier_set_ways - hier_drop() and hier_set() of the copy hier_lookup() found
+ * in L2 way @w2 (not NULL) and L1d way @w1 (NULL when L1d lacks it): no second lookup. */
+void hier_drop_ways(struct hier *h, struct cway *w2, struct cway *w1);
+void hier_set_ways(struct cway *w2, struct cway *w1, int state, const uint64_t *version);
+
 /* hier_install - fill L2 way @slot (already emptied) with @la, and L1d too for a demand fill
  * (@prefetch false).  The copy's data is there at @ready_at. */
 void hier_install(struct hier *h, struct cway *slot, uint64_t la, uint32_t line, int state,

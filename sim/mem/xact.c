@@ -88,12 +88,13 @@ static struct cway *l2_slot(struct mem *m, int core, struct cway *v, simtime_t n
 static bool owner_msg(struct mem *m, uint32_t idx, int core, int msg, simtime_t now)
 {
 	struct dline *dl = &m->dir.line[idx];
-	const struct cway *w = pcache_lookup(&m->core[core].l2, dl->addr);
-	const struct proto_orow *r = proto_olookup(&m->pix, w ? w->state : MESI_I, msg);
+	struct hier *h = &m->core[core];
+	struct cway *w1, *w2 = hier_lookup(h, dl->addr, &w1); /* once, for the row and its effect */
+	const struct proto_orow *r = proto_olookup(&m->pix, w2 ? w2->state : MESI_I, msg);
 
 	if (!r) {
 		mem_fail(m, now, idx, "no owner-side row for core %d in %s receiving %s", core,
-			 mesi_names[w ? w->state : MESI_I], proto_msg_names[msg]);
+			 mesi_names[w2 ? w2->state : MESI_I], proto_msg_names[msg]);
 		return false;
 	}
 	for (int a = 0; a < PROTO_MAX_OACTIONS && r->act[a]; a++) {
@@ -102,9 +103,12 @@ static bool owner_msg(struct mem *m, uint32_t idx, int core, int msg, simtime_t 
 			dl->llc_valid |= 1u << mem_core_socket(m, core);
 	}
 	if (r->next_own == MESI_I) {
-		core_invalidate(m, core, idx);
+		if (w2) /* as core_invalidate() */
+			hier_drop_ways(h, w2, w1);
+		dir_del_sharer(&m->dir, idx, core);
 	} else {
-		hier_set(&m->core[core], dl->addr, r->next_own, NULL);
+		if (w2)
+			hier_set_ways(w2, w1, r->next_own, NULL);
 		if (dl->owner == core) {
 			dl->owner = -1;
 			dl->dirty = 0;
