@@ -26,6 +26,7 @@ struct exec {
 	bool pf;            /* the copy found arrived by prefetch, unused so far */
 	simtime_t ready_at; /* when the requester's own copy has its data (hits wait for it) */
 	struct cway *victim; /* a miss: the L2 way its fill takes (pcache_find) */
+	struct cway *w2;     /* else the L2 way of the requester's copy */
 };
 
 int mem_others(const struct mem *m, uint32_t idx, int core, int own)
@@ -60,10 +61,13 @@ uint32_t mem_line_index(struct mem *m, uint64_t la)
 	return idx;
 }
 
-/* Remove @core's copy of line @idx from its caches and from the directory. */
-static void core_invalidate(struct mem *m, int core, uint32_t idx)
+/* Remove @core's copy of line @idx, in its L2 way @w2, from its caches and from the
+ * directory. */
+static void core_invalidate(struct mem *m, int core, uint32_t idx, struct cway *w2)
 {
-	hier_drop(&m->core[core], m->dir.line[idx].addr);
+	struct hier *h = &m->core[core];
+
+	hier_drop_ways(h, w2, pcache_lookup(&h->l1, m->dir.line[idx].addr));
 	dir_del_sharer(&m->dir, idx, core);
 }
 
@@ -103,7 +107,7 @@ static bool owner_msg(struct mem *m, uint32_t idx, int core, int msg, simtime_t 
 			dl->llc_valid |= 1u << mem_core_socket(m, core);
 	}
 	if (r->next_own == MESI_I) {
-		if (w2) /* as core_invalidate() */
+		if (w2) /* as core_invalidate(), with both ways known */
 			hier_drop_ways(h, w2, w1);
 		dir_del_sharer(&m->dir, idx, core);
 	} else {
@@ -251,7 +255,7 @@ static bool exec_actions(struct mem *m, const struct req *rq, const struct proto
 		case ACT_EVICT:
 			/* Non-inclusive LLC: a private copy that leaves goes into the socket's LLC. */
 			dl->llc_valid |= 1u << rq->socket;
-			core_invalidate(m, rq->core, idx);
+			core_invalidate(m, rq->core, idx, x->w2);
 			break;
 		case ACT_COUNT_ST_HIT:
 			o->st_l1hit = x->in_l1;
@@ -345,6 +349,7 @@ void mem_request(struct mem *m, const struct req *rq, struct outcome *out)
 	const struct proto_row *r = find_row(m, rq, idx, own, others);
 	bool applies;
 
+	x.w2 = w2;
 	if (w2) { /* L1d holds only what L2 does */
 		x.in_l1 = demand && pcache_lookup(&h->l1, rq->la);
 		x.pf = w2->pf;
