@@ -36,6 +36,24 @@ void pcache_release(struct pcache *c)
 	c->lru = NULL;
 }
 
+/* The least recently used way of the full set at index @s (the first, at a tie). */
+static struct cway *pcache_lru(struct pcache *c, size_t s)
+{
+	const uint64_t *t = &c->lru[s];
+	uint64_t lru = t[0];
+	uint32_t best = 0;
+
+	/* The smallest stamp is kept in a register, not re-read through the best way found so
+	 * far: that load would chain each way's comparison to the previous one's. */
+	for (uint32_t i = 1; i < c->ways; i++) {
+		if (t[i] < lru) {
+			lru = t[i];
+			best = i;
+		}
+	}
+	return &c->way[s + best];
+}
+
 struct cway *pcache_victim(struct pcache *c, uint64_t line_addr)
 {
 	size_t s = pcache_set_index(c, line_addr);

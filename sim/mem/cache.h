@@ -71,46 +71,6 @@ static inline struct cway *pcache_lookup(struct pcache *c, uint64_t line_addr)
 	return NULL;
 }
 
-/* The least recently used way of the full set at index @s (the first, at a tie). */
-static inline struct cway *pcache_lru(struct pcache *c, size_t s)
-{
-	const uint64_t *t = &c->lru[s];
-	uint64_t lru = t[0];
-	uint32_t best = 0;
-
-	/* The smallest stamp is kept in a register, not re-read through the best way found so
-	 * far: that load would chain each way's comparison to the previous one's. */
-	for (uint32_t i = 1; i < c->ways; i++) {
-		if (t[i] < lru) {
-			lru = t[i];
-			best = i;
-		}
-	}
-	return &c->way[s + best];
-}
-
-/* pcache_find - pcache_lookup() that, when @line_addr is absent, also sets *@victim to the
- * way pcache_victim() would return: a miss scans its set's tags once for both. */
-static inline struct cway *pcache_find(struct pcache *c, uint64_t line_addr,
-				       struct cway **victim)
-{
-	size_t s = pcache_set_index(c, line_addr);
-	const uint64_t *t = &c->tags[s];
-	uint64_t tag = line_addr + 1;
-
-	/* Two passes over the same two host lines: each loop has one test a way. */
-	for (uint32_t i = 0; i < c->ways; i++)
-		if (t[i] == tag)
-			return &c->way[s + i];
-	for (uint32_t i = 0; i < c->ways; i++)
-		if (!t[i]) {
-			*victim = &c->way[s + i];
-			return NULL;
-		}
-	*victim = pcache_lru(c, s);
-	return NULL;
-}
-
 static inline void pcache_touch(struct pcache *c, struct cway *w)
 {
 	c->lru[w - c->way] = ++c->clock;
@@ -119,6 +79,19 @@ static inline void pcache_touch(struct pcache *c, struct cway *w)
 /* pcache_victim - the way to fill for @line_addr: an empty one, else the least recently used.
  * The caller evicts its current content (if tag != 0) before reusing it. */
 struct cway *pcache_victim(struct pcache *c, uint64_t line_addr);
+
+/* pcache_find - pcache_lookup() that, when @line_addr is absent, also sets *@victim to the
+ * way pcache_victim() returns (whose scan then finds the set's tags in the host's cache):
+ * a miss's lookup and victim together, for the fill that follows. */
+static inline struct cway *pcache_find(struct pcache *c, uint64_t line_addr,
+				       struct cway **victim)
+{
+	struct cway *w = pcache_lookup(c, line_addr);
+
+	if (!w)
+		*victim = pcache_victim(c, line_addr);
+	return w;
+}
 
 /* pcache_stamp - way @w's last-use stamp (0: never used). */
 static inline uint64_t pcache_stamp(const struct pcache *c, const struct cway *w)
