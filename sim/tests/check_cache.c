@@ -235,6 +235,42 @@ START_TEST(pcache_touch_clock)
 }
 END_TEST
 
+/* ---- pcache_find, pcache_set_tag -------------------------------------------------------- */
+
+/* Under random fills, touches and drops of 16 lines in a 2-set, 4-way cache: pcache_find is
+ * pcache_lookup, and on a miss its victim is pcache_victim's; every way's tag and its copy
+ * in tags[] stay equal. */
+START_TEST(pcache_find_is_lookup_and_victim)
+{
+	struct pcache c;
+	uint64_t x = 12345;
+
+	pcache_init(&c, 2, 4, 6);
+	for (int step = 0; step < 2000; step++) {
+		uint64_t addr, r;
+		struct cway *v = NULL, *w;
+
+		x = x * 6364136223846793005ull + 1442695040888963407ull;
+		r = x >> 33;
+		addr = (r % 16) * 0x40;
+		w = pcache_find(&c, addr, &v);
+		ck_assert_ptr_eq(w, pcache_lookup(&c, addr));
+		if (!w) {
+			ck_assert_ptr_eq(v, pcache_victim(&c, addr));
+			pcache_set_tag(&c, v, addr + 1);
+			pcache_touch(&c, v);
+		} else if (r / 16 % 4 == 0) {
+			pcache_set_tag(&c, w, 0);
+		} else {
+			pcache_touch(&c, w);
+		}
+		for (uint32_t i = 0; i < c.sets * c.ways; i++)
+			ck_assert_uint_eq(c.tags[i], c.way[i].tag);
+	}
+	pcache_release(&c);
+}
+END_TEST
+
 /* ---- suite ------------------------------------------------------------------------------- */
 
 static TCase *tcase(Suite *s, const char *name)
@@ -263,6 +299,8 @@ static Suite *cache_suite(void)
 	tcase_add_test(tc, pcache_victim_lru_sequence);
 	tc = tcase(s, "pcache_touch");
 	tcase_add_test(tc, pcache_touch_clock);
+	tc = tcase(s, "pcache_find");
+	tcase_add_test(tc, pcache_find_is_lookup_and_victim);
 	return s;
 }
 
