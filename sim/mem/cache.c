@@ -18,11 +18,13 @@ void pcache_init(struct pcache *c, uint32_t sets, uint32_t ways, uint32_t shift)
 	 * what is touched.  calloc is not: once a large block has been freed, glibc raises its
 	 * mmap threshold and serves the next one from the heap, zeroing every byte, so each
 	 * later memory system (the next variant, a test's next case) paid for its whole L2s. */
-	c->way_bytes = (size_t)sets * ways * sizeof(struct cway);
+	c->way_bytes = (size_t)sets * ways * (sizeof(struct cway) + 2 * sizeof(uint64_t));
 	c->way = mmap(NULL, c->way_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
 		      -1, 0);
 	if (c->way == MAP_FAILED)
 		g_error("pcache_init: cannot map %zu bytes: %s", c->way_bytes, g_strerror(errno));
+	c->tags = (uint64_t *)(c->way + (size_t)sets * ways);
+	c->lru = c->tags + (size_t)sets * ways;
 }
 
 void pcache_release(struct pcache *c)
@@ -30,17 +32,35 @@ void pcache_release(struct pcache *c)
 	if (c->way)
 		munmap(c->way, c->way_bytes);
 	c->way = NULL;
+	c->tags = NULL;
+	c->lru = NULL;
+}
+
+/* The least recently used way of the full set at index @s (the first, at a tie). */
+static struct cway *pcache_lru(struct pcache *c, size_t s)
+{
+	const uint64_t *t = &c->lru[s];
+	uint64_t lru = t[0];
+	uint32_t best = 0;
+
+	/* The smallest stamp is kept in a register, not re-read through the best way found so
+	 * far: that load would chain each way's comparison to the previous one's. */
+	for (uint32_t i = 1; i < c->ways; i++) {
+		if (t[i] < lru) {
+			lru = t[i];
+			best = i;
+		}
+	}
+	return &c->way[s + best];
 }
 
 struct cway *pcache_victim(struct pcache *c, uint64_t line_addr)
 {
-	struct cway *w = pcache_set(c, line_addr), *best = &w[0];
+	size_t s = pcache_set_index(c, line_addr);
+	const uint64_t *t = &c->tags[s];
 
-	for (uint32_t i = 0; i < c->ways; i++) {
-		if (!w[i].tag)
-			return &w[i];
-		if (w[i].lru < best->lru)
-			best = &w[i];
-	}
-	return best;
+	for (uint32_t i = 0; i < c->ways; i++)
+		if (!t[i])
+			return &c->way[s + i];
+	return pcache_lru(c, s);
 }

@@ -16,8 +16,7 @@
 #include "core/types.h"
 
 struct cway {
-	uint64_t tag;     /* line address + 1; 0 means the way is empty */
-	uint64_t lru;     /* last-use stamp; smallest is evicted */
+	uint64_t tag;     /* line address + 1; 0 means the way is empty (write: pcache_set_tag) */
 	uint64_t version; /* value epoch of the copy (data-value invariant) */
 	simtime_t ready_at; /* when the copy's data arrives (its fill completes) */
 	uint32_t line;    /* directory index of the line */
@@ -30,38 +29,75 @@ struct pcache {
 	uint32_t sets, ways, set_mask, shift; /* shift: log2 of the coherence unit */
 	uint64_t clock;
 	struct cway *way; /* sets * ways, mapped (pcache_init) */
-	size_t way_bytes; /* the mapping's length */
+	/* tags[i] is way[i].tag: lookups scan these, the 16 tags of a set in two host cache
+	 * lines instead of the eight its ways span (pcache_set_tag keeps the two equal). */
+	uint64_t *tags;
+	uint64_t *lru;    /* lru[i]: way[i]'s last-use stamp, the smallest is evicted */
+	size_t way_bytes; /* the mapping's length (ways, tags, stamps) */
 };
 
 /* pcache_init - allocate @sets x @ways empty ways (@sets a power of two, @shift log2 of the line size).  Can't fail. */
 void pcache_init(struct pcache *c, uint32_t sets, uint32_t ways, uint32_t shift);
 void pcache_release(struct pcache *c);
 
+/* The index in way[] and tags[] of the first way of @line_addr's set. */
+static inline size_t pcache_set_index(const struct pcache *c, uint64_t line_addr)
+{
+	return (size_t)((line_addr >> c->shift) & c->set_mask) * c->ways;
+}
+
 static inline struct cway *pcache_set(struct pcache *c, uint64_t line_addr)
 {
-	return &c->way[((line_addr >> c->shift) & c->set_mask) * c->ways];
+	return &c->way[pcache_set_index(c, line_addr)];
+}
+
+/* pcache_set_tag - way @w holds the line whose tag is @tag from now on (0: none). */
+static inline void pcache_set_tag(struct pcache *c, struct cway *w, uint64_t tag)
+{
+	w->tag = tag;
+	c->tags[w - c->way] = tag;
 }
 
 /* pcache_lookup - the way holding @line_addr, or NULL. */
 static inline struct cway *pcache_lookup(struct pcache *c, uint64_t line_addr)
 {
-	struct cway *w = pcache_set(c, line_addr);
+	size_t s = pcache_set_index(c, line_addr);
+	const uint64_t *t = &c->tags[s];
 	uint64_t tag = line_addr + 1;
 
 	for (uint32_t i = 0; i < c->ways; i++)
-		if (w[i].tag == tag)
-			return &w[i];
+		if (t[i] == tag)
+			return &c->way[s + i];
 	return NULL;
 }
 
 static inline void pcache_touch(struct pcache *c, struct cway *w)
 {
-	w->lru = ++c->clock;
+	c->lru[w - c->way] = ++c->clock;
 }
 
 /* pcache_victim - the way to fill for @line_addr: an empty one, else the least recently used.
  * The caller evicts its current content (if tag != 0) before reusing it. */
 struct cway *pcache_victim(struct pcache *c, uint64_t line_addr);
+
+/* pcache_find - pcache_lookup() that, when @line_addr is absent, also sets *@victim to the
+ * way pcache_victim() returns (whose scan then finds the set's tags in the host's cache):
+ * a miss's lookup and victim together, for the fill that follows. */
+static inline struct cway *pcache_find(struct pcache *c, uint64_t line_addr,
+				       struct cway **victim)
+{
+	struct cway *w = pcache_lookup(c, line_addr);
+
+	if (!w)
+		*victim = pcache_victim(c, line_addr);
+	return w;
+}
+
+/* pcache_stamp - way @w's last-use stamp (0: never used). */
+static inline uint64_t pcache_stamp(const struct pcache *c, const struct cway *w)
+{
+	return c->lru[w - c->way];
+}
 
 static inline uint64_t cway_addr(const struct cway *w)
 {

@@ -16,30 +16,27 @@ void hier_release(struct hier *h)
 	pcache_release(&h->l2);
 }
 
+void hier_drop_ways(struct hier *h, struct cway *w2, struct cway *w1)
+{
+	pcache_set_tag(&h->l2, w2, 0);
+	if (w1)
+		pcache_set_tag(&h->l1, w1, 0);
+}
+
 void hier_drop(struct hier *h, uint64_t la)
 {
 	struct cway *w1, *w2 = hier_lookup(h, la, &w1);
 
-	if (w2)
-		w2->tag = 0;
-	if (w1)
-		w1->tag = 0;
+	if (w2) /* L1d holds only what L2 does */
+		hier_drop_ways(h, w2, w1);
 }
 
 void hier_set(struct hier *h, uint64_t la, int state, const uint64_t *version)
 {
 	struct cway *w1, *w2 = hier_lookup(h, la, &w1);
 
-	if (w2) {
-		w2->state = (uint8_t)state;
-		if (version)
-			w2->version = *version;
-	}
-	if (w1) {
-		w1->state = (uint8_t)state;
-		if (version)
-			w1->version = *version;
-	}
+	if (w2)
+		hier_set_ways(w2, w1, state, version);
 }
 
 void hier_l1_fill(struct hier *h, uint64_t la, const struct cway *src)
@@ -47,6 +44,7 @@ void hier_l1_fill(struct hier *h, uint64_t la, const struct cway *src)
 	struct cway *v = pcache_victim(&h->l1, la);
 
 	*v = *src;
+	pcache_set_tag(&h->l1, v, src->tag);
 	v->pf = 0;
 	v->l2w = (uint8_t)(src - pcache_set(&h->l2, la));
 	pcache_touch(&h->l1, v);
@@ -56,21 +54,12 @@ void hier_install(struct hier *h, struct cway *slot, uint64_t la, uint32_t line,
 		  uint64_t version, bool prefetch, simtime_t ready_at)
 {
 	assert(!slot->tag);
-	*slot = (struct cway){.tag = la + 1, .version = version, .ready_at = ready_at,
-			      .line = line, .state = (uint8_t)state, .pf = prefetch};
+	*slot = (struct cway){.version = version, .ready_at = ready_at, .line = line,
+			      .state = (uint8_t)state, .pf = prefetch};
+	pcache_set_tag(&h->l2, slot, la + 1);
 	pcache_touch(&h->l2, slot);
 	if (!prefetch)
 		hier_l1_fill(h, la, slot);
-}
-
-void hier_set_ready(struct hier *h, uint64_t la, simtime_t t)
-{
-	struct cway *w1, *w2 = hier_lookup(h, la, &w1);
-
-	if (w2)
-		w2->ready_at = t;
-	if (w1)
-		w1->ready_at = t;
 }
 
 void hier_touch(struct hier *h, uint64_t la)

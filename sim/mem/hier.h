@@ -48,13 +48,26 @@ void hier_drop(struct hier *h, uint64_t la);
  * their epoch. */
 void hier_set(struct hier *h, uint64_t la, int state, const uint64_t *version);
 
+/* hier_drop_ways, hier_set_ways - hier_drop() and hier_set() of the copy hier_lookup() found
+ * in L2 way @w2 (not NULL) and L1d way @w1 (NULL when L1d lacks it): no second lookup. */
+void hier_drop_ways(struct hier *h, struct cway *w2, struct cway *w1);
+static inline void hier_set_ways(struct cway *w2, struct cway *w1, int state,
+				 const uint64_t *version)
+{
+	w2->state = (uint8_t)state;
+	if (version)
+		w2->version = *version;
+	if (w1) {
+		w1->state = (uint8_t)state;
+		if (version)
+			w1->version = *version;
+	}
+}
+
 /* hier_install - fill L2 way @slot (already emptied) with @la, and L1d too for a demand fill
  * (@prefetch false).  The copy's data is there at @ready_at. */
 void hier_install(struct hier *h, struct cway *slot, uint64_t la, uint32_t line, int state,
 		  uint64_t version, bool prefetch, simtime_t ready_at);
-
-/* hier_set_ready - the data of both copies of @la arrives at @t (the fill's completion). */
-void hier_set_ready(struct hier *h, uint64_t la, simtime_t t);
 
 /* hier_touch - a demand access used the copy of @la (present in L2): refresh LRU, bring it
  * into L1d, and it is no longer an unused prefetch. */
@@ -81,12 +94,7 @@ static inline void hier_touch_ways(struct hier *h, struct cway *w2, struct cway 
 static inline void hier_hit(struct hier *h, struct cway *w2, struct cway *w1, int state,
 			    uint64_t version)
 {
-	w2->state = (uint8_t)state;
-	w2->version = version;
-	if (w1) {
-		w1->state = (uint8_t)state;
-		w1->version = version;
-	}
+	hier_set_ways(w2, w1, state, &version);
 	hier_touch_ways(h, w2, w1);
 }
 

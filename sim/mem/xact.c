@@ -25,6 +25,8 @@ struct exec {
 	bool in_l1;         /* demand request found the line in L1d (else L2) */
 	bool pf;            /* the copy found arrived by prefetch, unused so far */
 	simtime_t ready_at; /* when the requester's own copy has its data (hits wait for it) */
+	struct cway *victim; /* a miss: the L2 way its fill takes (pcache_find) */
+	struct cway *w2;     /* else the L2 way of the requester's copy */
 };
 
 uint32_t mem_line_index(struct mem *m, uint64_t la)
@@ -50,18 +52,20 @@ uint32_t mem_line_index(struct mem *m, uint64_t la)
 	return idx;
 }
 
-/* Remove @core's copy of line @idx from its caches and from the directory. */
-static void core_invalidate(struct mem *m, int core, uint32_t idx)
+/* Remove @core's copy of line @idx, in its L2 way @w2, from its caches and from the
+ * directory. */
+static void core_invalidate(struct mem *m, int core, uint32_t idx, struct cway *w2)
 {
-	hier_drop(&m->core[core], m->dir.line[idx].addr);
+	struct hier *h = &m->core[core];
+
+	hier_drop_ways(h, w2, pcache_lookup(&h->l1, m->dir.line[idx].addr));
 	dir_del_sharer(&m->dir, idx, core);
 }
 
-/* Make room in @core's L2 for @la: the victim goes through the protocol's EVICT row. */
-static struct cway *l2_slot(struct mem *m, int core, uint64_t la, simtime_t now)
+/* Make room in @core's L2 in way @v, the one a miss found (pcache_find: no action of a miss
+ * row touches the requester's caches): its line goes through the protocol's EVICT row. */
+static struct cway *l2_slot(struct mem *m, int core, struct cway *v, simtime_t now)
 {
-	struct cway *v = pcache_victim(&m->core[core].l2, la);
-
 	if (v->tag) {
 		struct req ev = {.cpu = -1, .core = core, .socket = mem_core_socket(m, core),
 				 .la = cway_addr(v), .event = EV_EVICT, .cause = DIR_NONE,
@@ -79,12 +83,13 @@ static struct cway *l2_slot(struct mem *m, int core, uint64_t la, simtime_t now)
 static bool owner_msg(struct mem *m, uint32_t idx, int core, int msg, simtime_t now)
 {
 	struct dline *dl = &m->dir.line[idx];
-	const struct cway *w = pcache_lookup(&m->core[core].l2, dl->addr);
-	const struct proto_orow *r = proto_olookup(&m->pix, w ? w->state : MESI_I, msg);
+	struct hier *h = &m->core[core];
+	struct cway *w1, *w2 = hier_lookup(h, dl->addr, &w1); /* once, for the row and its effect */
+	const struct proto_orow *r = proto_olookup(&m->pix, w2 ? w2->state : MESI_I, msg);
 
 	if (!r) {
 		mem_fail(m, now, idx, "no owner-side row for core %d in %s receiving %s", core,
-			 mesi_names[w ? w->state : MESI_I], proto_msg_names[msg]);
+			 mesi_names[w2 ? w2->state : MESI_I], proto_msg_names[msg]);
 		return false;
 	}
 	for (int a = 0; a < PROTO_MAX_OACTIONS && r->act[a]; a++) {
@@ -93,9 +98,12 @@ static bool owner_msg(struct mem *m, uint32_t idx, int core, int msg, simtime_t 
 			dl->llc_valid |= 1u << mem_core_socket(m, core);
 	}
 	if (r->next_own == MESI_I) {
-		core_invalidate(m, core, idx);
+		if (w2) /* as core_invalidate(), with both ways known */
+			hier_drop_ways(h, w2, w1);
+		dir_del_sharer(&m->dir, idx, core);
 	} else {
-		hier_set(&m->core[core], dl->addr, r->next_own, NULL);
+		if (w2)
+			hier_set_ways(w2, w1, r->next_own, NULL);
 		if (dl->owner == core) {
 			dl->owner = -1;
 			dl->dirty = 0;
@@ -238,7 +246,7 @@ static bool exec_actions(struct mem *m, const struct req *rq, const struct proto
 		case ACT_EVICT:
 			/* Non-inclusive LLC: a private copy that leaves goes into the socket's LLC. */
 			dl->llc_valid |= 1u << rq->socket;
-			core_invalidate(m, rq->core, idx);
+			core_invalidate(m, rq->core, idx, x->w2);
 			break;
 		case ACT_COUNT_ST_HIT:
 			o->st_l1hit = x->in_l1;
@@ -259,9 +267,10 @@ static bool exec_actions(struct mem *m, const struct req *rq, const struct proto
 	return true;
 }
 
-/* Give the requester its next state and keep the directory's owner in step. */
+/* Give the requester its next state and keep the directory's owner in step.  A fill's data
+ * arrives at @done. */
 static void apply_next_own(struct mem *m, const struct req *rq, uint32_t idx, int own,
-			   int next_own, const struct exec *x, struct outcome *o)
+			   int next_own, const struct exec *x, simtime_t done, struct outcome *o)
 {
 	struct dline *dl = &m->dir.line[idx];
 
@@ -270,11 +279,11 @@ static void apply_next_own(struct mem *m, const struct req *rq, uint32_t idx, in
 	if (next_own == MESI_I)
 		return;
 	if (own == MESI_I) {
-		struct cway *slot = l2_slot(m, rq->core, rq->la, rq->now);
+		struct cway *slot = l2_slot(m, rq->core, x->victim, rq->now);
 
 		dl = &m->dir.line[idx];
 		hier_install(&m->core[rq->core], slot, rq->la, idx, next_own, dl->version,
-			     rq->prefetch, 0);
+			     rq->prefetch, done);
 		o->filled = true;
 	} else {
 		hier_set(&m->core[rq->core], rq->la, next_own, &dl->version);
@@ -316,12 +325,23 @@ void mem_request(struct mem *m, const struct req *rq, struct outcome *out)
 {
 	struct hier *h = &m->core[rq->core];
 	bool demand = !rq->prefetch && rq->event != EV_EVICT;
-	struct cway *w2 = pcache_lookup(&h->l2, rq->la);
-	struct exec x = {.in_l1 = demand && pcache_lookup(&h->l1, rq->la), .pf = w2 && w2->pf,
-			 .ready_at = w2 ? w2->ready_at : 0};
+	struct exec x = {0};
+	struct cway *w2 = pcache_find(&h->l2, rq->la, &x.victim);
 	uint32_t idx = w2 ? w2->line : mem_line_index(m, rq->la);
 	int own = w2 ? w2->state : MESI_I, others = mem_others(m, idx, rq->core, own);
 	const struct proto_row *r = find_row(m, rq, idx, own, others);
+	bool applies;
+
+	x.w2 = w2;
+	if (w2) { /* L1d holds only what L2 does */
+		x.in_l1 = demand && pcache_lookup(&h->l1, rq->la);
+		x.pf = w2->pf;
+		x.ready_at = w2->ready_at;
+	} else if (x.victim->tag) {
+		/* A fill will evict this line: its directory entry, long untouched, is a host
+		 * cache miss; start it now, under the rest of the request. */
+		__builtin_prefetch(&m->dir.line[x.victim->line]);
+	}
 
 	memset(out, 0, sizeof(*out));
 	out->line = idx;
@@ -330,16 +350,18 @@ void mem_request(struct mem *m, const struct req *rq, struct outcome *out)
 		out->done = rq->now;
 		return;
 	}
-	if (exec_actions(m, rq, r, idx, &x, out))
-		apply_next_own(m, rq, idx, own, r->next_own, &x, out);
+	applies = exec_actions(m, rq, r, idx, &x, out);
+	/* Priced before the next states are applied, so that a fill installs its copy with the
+	 * time its data arrives: applying them never reaches this line's busy_until (an L2
+	 * victim's EVICT row does not go to the home). */
+	out->done = tm_charge(m->mc, &m->dir.line[idx], rq->now, x.lat, x.home, x.c2c);
+	if (applies)
+		apply_next_own(m, rq, idx, own, r->next_own, &x, out->done, out);
 	if (demand && own != MESI_I && r->next_own != MESI_I)
 		hier_touch(h, rq->la);
-	out->done = tm_charge(m->mc, &m->dir.line[idx], rq->now, x.lat, x.home, x.c2c);
 	if (own != MESI_I)
 		/* The copy was there, but maybe not its data: the one race with an earlier fill. */
 		out->done = tm_ready(out->done, x.ready_at);
-	else if (out->filled)
-		hier_set_ready(h, rq->la, out->done);
 	if (x.write && mem_watched(m, idx) && m->on_write)
 		m->on_write(m->on_write_data, idx, out->done);
 	if (m->check)

@@ -11,7 +11,7 @@ static struct cway *fill(struct pcache *c, uint64_t line_addr)
 {
 	struct cway *w = pcache_victim(c, line_addr);
 
-	w->tag = line_addr + 1;
+	pcache_set_tag(c, w, line_addr + 1);
 	w->state = 1;
 	pcache_touch(c, w);
 	return w;
@@ -36,7 +36,7 @@ START_TEST(pcache_init_geometry)
 		ck_assert_uint_eq(c.clock, 0);
 		for (uint32_t w = 0; w < cases[i].sets * cases[i].ways; w++) {
 			ck_assert_uint_eq(c.way[w].tag, 0);
-			ck_assert_uint_eq(c.way[w].lru, 0);
+			ck_assert_uint_eq(c.lru[w], 0);
 		}
 		pcache_release(&c);
 		ck_assert_ptr_null(c.way);
@@ -93,8 +93,8 @@ START_TEST(pcache_lookup_hit_and_miss)
 	ck_assert_ptr_null(pcache_lookup(&c, 0x40));
 	ck_assert_ptr_null(pcache_lookup(&c, 0x200));
 	/* Lookups do not touch. */
-	ck_assert_uint_eq(w0->lru, 1);
-	ck_assert_uint_eq(w1->lru, 2);
+	ck_assert_uint_eq(pcache_stamp(&c, w0), 1);
+	ck_assert_uint_eq(pcache_stamp(&c, w1), 2);
 	pcache_release(&c);
 }
 END_TEST
@@ -139,7 +139,7 @@ START_TEST(pcache_victim_empty_first)
 		fill(&c, i * 0x100);
 	}
 	/* An emptied way is preferred to the LRU one. */
-	set[2].tag = 0;
+	pcache_set_tag(&c, &set[2], 0);
 	ck_assert_ptr_eq(pcache_victim(&c, 0x400), &set[2]);
 	/* Other sets are untouched. */
 	ck_assert_ptr_eq(pcache_victim(&c, 0x40), pcache_set(&c, 0x40));
@@ -202,14 +202,14 @@ START_TEST(pcache_victim_lru_sequence)
 				}
 			w = pcache_victim(&c, addr);
 			if (cached == WAYS)
-				ck_assert_uint_eq(w->lru, oldest);
+				ck_assert_uint_eq(pcache_stamp(&c, w), oldest);
 			else
 				ck_assert_uint_eq(w->tag, 0);
-			w->tag = addr + 1;
+			pcache_set_tag(&c, w, addr + 1);
 		}
 		pcache_touch(&c, w);
 		last_use[line] = ++clock;
-		ck_assert_uint_eq(w->lru, clock);
+		ck_assert_uint_eq(pcache_stamp(&c, w), clock);
 	}
 	pcache_release(&c);
 }
@@ -226,11 +226,47 @@ START_TEST(pcache_touch_clock)
 	a = fill(&c, 0x0);
 	b = fill(&c, 0x40);
 	ck_assert_uint_eq(c.clock, 2);
-	ck_assert_uint_lt(a->lru, b->lru);
+	ck_assert_uint_lt(pcache_stamp(&c, a), pcache_stamp(&c, b));
 	pcache_touch(&c, a);
-	ck_assert_uint_eq(a->lru, 3);
-	ck_assert_uint_gt(a->lru, b->lru);
+	ck_assert_uint_eq(pcache_stamp(&c, a), 3);
+	ck_assert_uint_gt(pcache_stamp(&c, a), pcache_stamp(&c, b));
 	ck_assert_uint_eq(c.clock, 3);
+	pcache_release(&c);
+}
+END_TEST
+
+/* ---- pcache_find, pcache_set_tag -------------------------------------------------------- */
+
+/* Under random fills, touches and drops of 16 lines in a 2-set, 4-way cache: pcache_find is
+ * pcache_lookup, and on a miss its victim is pcache_victim's; every way's tag and its copy
+ * in tags[] stay equal. */
+START_TEST(pcache_find_is_lookup_and_victim)
+{
+	struct pcache c;
+	uint64_t x = 12345;
+
+	pcache_init(&c, 2, 4, 6);
+	for (int step = 0; step < 2000; step++) {
+		uint64_t addr, r;
+		struct cway *v = NULL, *w;
+
+		x = x * 6364136223846793005ull + 1442695040888963407ull;
+		r = x >> 33;
+		addr = (r % 16) * 0x40;
+		w = pcache_find(&c, addr, &v);
+		ck_assert_ptr_eq(w, pcache_lookup(&c, addr));
+		if (!w) {
+			ck_assert_ptr_eq(v, pcache_victim(&c, addr));
+			pcache_set_tag(&c, v, addr + 1);
+			pcache_touch(&c, v);
+		} else if (r / 16 % 4 == 0) {
+			pcache_set_tag(&c, w, 0);
+		} else {
+			pcache_touch(&c, w);
+		}
+		for (uint32_t i = 0; i < c.sets * c.ways; i++)
+			ck_assert_uint_eq(c.tags[i], c.way[i].tag);
+	}
 	pcache_release(&c);
 }
 END_TEST
@@ -263,6 +299,8 @@ static Suite *cache_suite(void)
 	tcase_add_test(tc, pcache_victim_lru_sequence);
 	tc = tcase(s, "pcache_touch");
 	tcase_add_test(tc, pcache_touch_clock);
+	tc = tcase(s, "pcache_find");
+	tcase_add_test(tc, pcache_find_is_lookup_and_victim);
 	return s;
 }
 

@@ -30,7 +30,7 @@ static void same_ways(const struct pcache *a, const struct pcache *b, const char
 	for (uint32_t i = 0; i < a->sets * a->ways; i++) {
 		const struct cway *x = &a->way[i], *y = &b->way[i];
 
-		tu_require(x->tag == y->tag && x->lru == y->lru && x->version == y->version &&
+		tu_require(x->tag == y->tag && a->lru[i] == b->lru[i] && x->version == y->version &&
 				   x->ready_at == y->ready_at && x->line == y->line &&
 				   x->state == y->state && x->pf == y->pf,
 			   "%s: way %u differs", what, i);
