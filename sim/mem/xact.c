@@ -43,7 +43,8 @@ uint32_t mem_line_index(struct mem *m, uint64_t la)
 		/* Named after the object at its first byte; homed where the memory of any object
 		 * in it is (a 128-byte unit can begin in padding). */
 		uint32_t obj = m->objs ? objmap_find(m->objs, la) : OBJ_NONE;
-		uint32_t mem = m->objs ? objmap_find_in(m->objs, la, la + m->gsize) : OBJ_NONE;
+		uint32_t mem = obj != OBJ_NONE || !m->objs ? obj
+			     : objmap_find_in(m->objs, la, la + m->gsize);
 		uint16_t home = mem != OBJ_NONE ? m->objs->v[mem].node : 0;
 
 		idx = dir_insert(&m->dir, la, home);
