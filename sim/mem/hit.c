@@ -10,7 +10,7 @@
  * mem_request() runs that row (exec_actions, apply_next_own, hier_touch, tm_charge), with the
  * two cache ways looked up once: the same latency, load source, statistics, LRU touch, value
  * epoch and action counts.  Anything else -- a miss, a row with any other action, data still
- * in flight (a fill-buffer hit), a watched line -- goes the full way.  check_protocol's
+ * in flight (a fill-buffer hit), a watched line -- goes the full way.  check_hit_path's
  * proto_hit_path_matches_table runs every such row both ways and compares all state.
  *
  * A hit's actions are counted per rule (mem_hit_rule.nr) and added to the table's counts
@@ -162,7 +162,7 @@ void mem_memo_init(struct mem *m, struct mem_memo *mm, int cpu, uint64_t addr, u
  * buffer, the access's completion, the last request. */
 bool mem_access_memo(struct mem *m, struct mem_memo *mm, simtime_t now, simtime_t *next)
 {
-	struct cway *w1 = mm->w1;
+	struct cway *w1 = mm->w1, *w2;
 	struct mem_hit_rule *hr;
 	struct outcome o;
 	int others;
@@ -175,9 +175,15 @@ bool mem_access_memo(struct mem *m, struct mem_memo *mm, simtime_t now, simtime_
 	/* Data there at @now is there at a store's later slot in the store buffer too. */
 	if (!(hr = hit_rule(m, w1, mm->rq.core, mm->hit, now, &others)))
 		return false;
+	w2 = pcache_set(&m->core[mm->rq.core].l2, mm->rq.la) + w1->l2w;
+	assert(w2->tag == mm->rq.la + 1); /* L1d is a subset of L2 */
 	mm->rq.now = mm->op == MEM_STORE ? sb_slot(m, mm->rq.cpu, now) : now;
-	hit_apply(m, &mm->rq, pcache_set(&m->core[mm->rq.core].l2, mm->rq.la) + w1->l2w, w1, hr,
-		  others, &o);
+	hit_apply(m, &mm->rq, w2, w1, hr, others, &o);
+	if (m->failed) { /* an invariant broke (check mode): as mem_access_from() returns */
+		m->last_line = DIR_NONE;
+		*next = now;
+		return true;
+	}
 	acct_hit(m, &mm->rq, &o);
 	m->st.accesses++;
 	m->last_done = o.done;

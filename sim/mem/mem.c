@@ -20,6 +20,7 @@ static inline __attribute__((always_inline)) simtime_t
 demand(struct mem *m, struct req *rq, uint64_t addr, int event, simtime_t now, uint32_t *line)
 {
 	struct outcome o;
+	bool hit;
 
 	rq->la = mem_line_addr(m, addr);
 	rq->off = (uint8_t)(addr & (m->gsize - 1));
@@ -27,16 +28,17 @@ demand(struct mem *m, struct req *rq, uint64_t addr, int event, simtime_t now, u
 	rq->now = now;
 	if (mem_pf_enabled(m))
 		dir_prefetch(&m->dir, rq->la ^ m->gsize); /* the buddy the prefetcher may ask for */
-	if (m->hit_fast && mem_hit(m, rq, &o)) {
-		acct_hit(m, rq, &o);
-	} else {
+	hit = m->hit_fast && mem_hit(m, rq, &o);
+	if (!hit)
 		mem_request(m, rq, &o);
-		if (m->failed) {
-			*line = DIR_NONE;
-			return now;
-		}
-		pf_after_demand(m, rq, &o, acct_demand(m, rq, &o));
+	if (m->failed) { /* an invariant broke (check mode) or a limit was reached */
+		*line = DIR_NONE;
+		return now;
 	}
+	if (hit)
+		acct_hit(m, rq, &o);
+	else
+		pf_after_demand(m, rq, &o, acct_demand(m, rq, &o));
 	m->st.accesses++;
 	m->last_done = o.done;
 	m->last_src = o.src;

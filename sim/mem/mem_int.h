@@ -43,13 +43,6 @@ static inline uint64_t mem_line_addr(const struct mem *m, uint64_t addr)
 /* mem_request - run @rq through the protocol table: look up the row, run its actions, apply
  * the next states, price it.  *out says what happened.  A missing row fails the run. */
 void mem_request(struct mem *m, const struct req *rq, struct outcome *out);
-/* hit.c */
-/* mem_hit_rules - decode the private-hit rows of the table for m->pvariant into m->hit. */
-void mem_hit_rules(struct mem *m);
-/* mem_hit - serve demand request @rq as mem_request() would, without walking the table, when
- * it is a private hit (a row of m->hit, data not in flight, line not watched).  Return: false,
- * with nothing changed, when it is not (then mem_request() must serve it). */
-bool mem_hit(struct mem *m, const struct req *rq, struct outcome *out);
 /* mem_others_dl - what cores other than @core (holding @own) hold of the line of entry @dl. */
 static inline int mem_others_dl(const struct dline *dl, int core, int own)
 {
@@ -77,6 +70,14 @@ void mem_check_after(struct mem *m, const struct req *rq, uint32_t idx, int own,
 		     const struct proto_row *r, const struct outcome *o);
 /* mem_line_index - the directory index of line @la, creating the entry on first touch. */
 uint32_t mem_line_index(struct mem *m, uint64_t la);
+
+/* hit.c */
+/* mem_hit_rules - decode the private-hit rows of the table for m->pvariant into m->hit. */
+void mem_hit_rules(struct mem *m);
+/* mem_hit - serve demand request @rq as mem_request() would, without walking the table, when
+ * it is a private hit (a row of m->hit, data not in flight, line not watched).  Return: false,
+ * with nothing changed, when it is not (then mem_request() must serve it). */
+bool mem_hit(struct mem *m, const struct req *rq, struct outcome *out);
 
 /* account.c */
 /* acct_demand - count demand request @rq.  Return: its Pareto row, DIR_NONE when its line is
