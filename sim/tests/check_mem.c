@@ -68,6 +68,8 @@ static void check_values(struct run *r)
 	ck_assert_uint_eq(mem_peek(r->m, A + 60, 4), 0x55667788u);
 	ck_assert_uint_eq(mem_peek(r->m, B, 4), 0x11223344u);
 	ck_assert_uint_eq(mem_peek(r->m, A + 56, 8), 0x5566778800000000ull);
+	/* Six bytes in the first line, two in the next (not a whole word in either). */
+	ck_assert_uint_eq(mem_peek(r->m, A + 58, 8), 0x3344556677880000ull);
 	ck_assert_uint_eq(mem_peek(r->m, C, 8), 0);
 	mem_poke(r->m, A + 62, 2, 0xbeef);
 	ck_assert_uint_eq(mem_peek(r->m, A + 60, 8), 0x11223344beef7788ull);
