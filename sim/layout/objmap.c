@@ -254,7 +254,7 @@ uint32_t objmap_seal(struct objmap *om)
 		f = flat_pos(om, fi);
 		p = per_pos(om, pk, pj);
 		if (!f.ok && !p.ok) {
-			om->last = g_new0(uint64_t, 3); /* disjoint: objmap_find may remember */
+			om->last = g_new0(struct obj_last, 1); /* disjoint: objmap_find may remember */
 			return OBJ_NONE;
 		}
 		if (pos_before(f, p)) {
@@ -358,16 +358,13 @@ uint32_t objmap_find(const struct objmap *om, uint64_t addr)
 	struct opos o;
 
 	/* Lines are first touched mostly inside the object touched last. */
-	if (om->last && addr - om->last[0] < om->last[1])
-		return (uint32_t)om->last[2];
+	if (om->last && addr - om->last->base < om->last->size)
+		return om->last->idx;
 	o = neighbour(om, addr, false);
 	if (!o.ok || addr >= o.base + om->runs[o.run].size)
 		return OBJ_NONE;
-	if (om->last) {
-		om->last[0] = o.base;
-		om->last[1] = om->runs[o.run].size;
-		om->last[2] = o.idx;
-	}
+	if (om->last)
+		*om->last = (struct obj_last){o.base, om->runs[o.run].size, o.idx};
 	return o.idx;
 }
 

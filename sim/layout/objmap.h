@@ -66,6 +66,11 @@ struct obj_piece {
  * sorted by address.  Lookups answer as one sorted list of every object would (by base, then
  * index).
  */
+struct obj_last {
+	uint64_t base, size;
+	uint32_t idx;
+};
+
 struct objmap {
 	struct obj_home *v; /* per object, in index order */
 	uint32_t nr, cap;
@@ -80,9 +85,9 @@ struct objmap {
 	uint32_t per_count; /* windows (the periodic runs' count) */
 	uint32_t *near;    /* where in flat and in per the last lookup ended: a cache that changes
 			    * no answer, so lookups through a const map may update it */
-	uint64_t *last;    /* the object objmap_find found last: its base, size and index (size 0:
-			    * none), a cache like near; only in a map without overlaps, where a
-			    * byte inside an object is in it alone (NULL otherwise) */
+	struct obj_last *last; /* the object objmap_find found last (size 0: none), a cache
+				* like near; only in a map without overlaps, where a byte inside
+				* an object is in it alone (NULL otherwise) */
 	struct layout_lib *lib; /* resolves embedded structs for member names (not owned) */
 };
 

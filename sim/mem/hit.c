@@ -185,10 +185,7 @@ bool mem_access_memo(struct mem *m, struct mem_memo *mm, simtime_t now, simtime_
 		return true;
 	}
 	acct_hit(m, &mm->rq, &o);
-	m->st.accesses++;
-	m->last_done = o.done;
-	m->last_src = o.src;
-	m->last_line = o.line;
+	m->last_line = mem_demand_done(m, &o);
 	if (mm->op == MEM_STORE)
 		sb_push(m, mm->rq.cpu, o.done);
 	*next = mm->op == MEM_LOAD ? o.done : mm->op == MEM_STORE ? mm->rq.now + m->mc->cycle

@@ -39,10 +39,7 @@ demand(struct mem *m, struct req *rq, uint64_t addr, int event, simtime_t now, u
 		acct_hit(m, rq, &o);
 	else
 		pf_after_demand(m, rq, &o, acct_demand(m, rq, &o));
-	m->st.accesses++;
-	m->last_done = o.done;
-	m->last_src = o.src;
-	*line = o.line;
+	*line = mem_demand_done(m, &o);
 	return o.done;
 }
 

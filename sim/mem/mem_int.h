@@ -71,6 +71,16 @@ void mem_check_after(struct mem *m, const struct req *rq, uint32_t idx, int own,
 /* mem_line_index - the directory index of line @la, creating the entry on first touch. */
 uint32_t mem_line_index(struct mem *m, uint64_t la);
 
+/* mem_demand_done - demand request @o's outcome is accounted: it is the last request, and
+ * it counts as an access (mem.c's demand() and the memo path).  Return: its line. */
+static inline uint32_t mem_demand_done(struct mem *m, const struct outcome *o)
+{
+	m->st.accesses++;
+	m->last_done = o->done;
+	m->last_src = o->src;
+	return o->line;
+}
+
 /* hit.c */
 /* mem_hit_rules - decode the private-hit rows of the table for m->pvariant into m->hit. */
 void mem_hit_rules(struct mem *m);
