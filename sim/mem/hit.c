@@ -162,21 +162,25 @@ void mem_memo_init(struct mem *m, struct mem_memo *mm, int cpu, uint64_t addr, u
  * buffer, the access's completion, the last request. */
 bool mem_access_memo(struct mem *m, struct mem_memo *mm, simtime_t now, simtime_t *next)
 {
-	struct cway *w1 = mm->w1, *w2;
+	struct cway *w1 = mm->w1, *w2 = mm->w2;
+	uint64_t tag = mm->rq.la + 1;
 	struct mem_hit_rule *hr;
 	struct outcome o;
 	int others;
 
 	if (!mm->ok || !m->hit_fast || m->failed)
 		return false;
-	if (!w1 || w1->tag != mm->rq.la + 1) /* the way was reused: look again */
+	if (!w1 || w1->tag != tag) /* the way was reused: look again */
 		if (!(w1 = mm->w1 = pcache_lookup(&m->core[mm->rq.core].l1, mm->rq.la)))
 			return false;
 	/* Data there at @now is there at a store's later slot in the store buffer too. */
 	if (!(hr = hit_rule(m, w1, mm->rq.core, mm->hit, now, &others)))
 		return false;
-	w2 = pcache_set(&m->core[mm->rq.core].l2, mm->rq.la) + w1->l2w;
-	assert(w2->tag == mm->rq.la + 1); /* L1d is a subset of L2 */
+	/* L1d is a subset of L2, which holds a line once: an L2 way with the tag is the twin. */
+	if (!w2 || w2->tag != tag) {
+		w2 = mm->w2 = pcache_set(&m->core[mm->rq.core].l2, mm->rq.la) + w1->l2w;
+		assert(w2->tag == tag);
+	}
 	mm->rq.now = mm->op == MEM_STORE ? sb_slot(m, mm->rq.cpu, now) : now;
 	hit_apply(m, &mm->rq, w2, w1, hr, others, &o);
 	if (m->failed) { /* an invariant broke (check mode): as mem_access_from() returns */

@@ -234,13 +234,23 @@ thread_op(struct sim *sim, struct thread *t, simtime_t now, simtime_t *next_out)
 
 /* The thread of @t's core whose next step comes first, as the queue orders them: by time,
  * then by push (lseq); NULL when none has one. */
-static struct thread *core_first(struct thread *t)
+static inline bool goes_before(const struct thread *u, const struct thread *b)
 {
-	struct thread *best = NULL, *u = t;
+	return u->ptime < b->ptime || (u->ptime == b->ptime && u->lseq < b->lseq);
+}
 
+static inline struct thread *core_first(struct thread *t)
+{
+	struct thread *best = NULL, *u = t->sib;
+
+	if (u->sib == t) { /* a core of one or two threads, as on every shipped machine */
+		if (!t->live)
+			return u->live ? u : NULL;
+		return u->live && goes_before(u, t) ? u : t;
+	}
+	u = t;
 	do {
-		if (u->live && (!best || u->ptime < best->ptime ||
-				(u->ptime == best->ptime && u->lseq < best->lseq)))
+		if (u->live && (!best || goes_before(u, best)))
 			best = u;
 		u = u->sib;
 	} while (u != t);
@@ -277,7 +287,7 @@ static void core_schedule(struct sim *sim, struct thread *t, bool alone)
 }
 
 /* Take @u's next step out of the queue, to run it ahead: its queued event goes stale. */
-static void unqueue(struct sim *sim, struct thread *u)
+static inline void unqueue(struct sim *sim, struct thread *u)
 {
 	if (!u->queued)
 		return;
@@ -286,6 +296,60 @@ static void unqueue(struct sim *sim, struct thread *u)
 	sim->nr_stale++;
 	if (sim->pending)
 		ra_pending_del(sim->pending, &u->ra);
+}
+
+/* Is every thread of @t's core settled (runahead.h)?  Then none records step times or goes
+ * into the pending table, and each of their steps may run ahead as long as run_early()'s
+ * bounds of time, events and failure allow. */
+static bool core_settled(const struct thread *t)
+{
+	const struct thread *u = t;
+
+	do {
+		if (!u->ra.settled)
+			return false;
+		u = u->sib;
+	} while (u != t);
+	return true;
+}
+
+/* The count of dispatched events below which run_early() allows a step, from now on: the
+ * event limit, or the host watch's next look (a multiple of RUNWATCH_EVENTS). */
+static uint64_t early_budget(const struct sim *sim)
+{
+	uint64_t d = sim->q->dispatched, watch = d - d % RUNWATCH_EVENTS + RUNWATCH_EVENTS;
+
+	if (!(d % RUNWATCH_EVENTS))
+		return d;
+	return watch < sim->lim->events ? watch : sim->lim->events;
+}
+
+/* The steps of a settled core (core_settled()) after @t's, in the queue's order, as
+ * thread_step()'s loop runs them, with run_early()'s tests that cannot change among them
+ * (which threads may, which are settled, the budget of events) made once.  Only the
+ * memory system's failure and the clock's end can stop the run here (no path calls, no
+ * ties).  *@alone: only @t ran.  Return: the thread that ran last. */
+static struct thread *core_run_settled(struct sim *sim, struct thread *t, bool *alone)
+{
+	const simtime_t horizon = sim->early_end;
+	const uint64_t budget = early_budget(sim), first = sim->q->dispatched;
+	uint64_t d = first; /* the queue's count, kept here: no step reads it */
+	struct thread *u;
+	simtime_t next = 0;
+	bool ok;
+
+	while ((u = core_first(t)) && u->ptime < horizon && d < budget && !sim->mem->failed &&
+	       !sim->clock_err.set) {
+		unqueue(sim, u);
+		d++;
+		*alone &= u == t;
+		t = u;
+		ok = thread_op(sim, t, t->ptime, &next);
+		step_pushed(t, ok, t->ptime, next);
+	}
+	sim->q->dispatched = d;
+	sim->ran_ahead += d - first;
+	return t;
 }
 
 /* A thread's step: its operation, then, for a core that may run ahead, the next steps of
@@ -312,6 +376,10 @@ void thread_step(struct sim *sim, void *data, uint64_t arg)
 	for (;;) {
 		ok = thread_op(sim, t, now, &next);
 		step_pushed(t, ok, now, next);
+		if (core_settled(t) && !sim_stopped(sim)) {
+			t = core_run_settled(sim, t, &alone);
+			break;
+		}
 		if (!(u = core_first(t)) || !run_early(sim, u, u->ptime))
 			break;
 		unqueue(sim, u);
