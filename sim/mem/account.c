@@ -26,22 +26,22 @@ static void account_load(struct mstats *s, uint32_t rec, const struct outcome *o
 		rec_add(s, rec, o->src == SRC_HITM_LCL ? LS_CYC_HITM_LCL : LS_CYC_HITM_RMT, lat);
 }
 
-void acct_row(struct mstats *s, uint32_t row, const struct req *rq,
-			const struct outcome *o, simtime_t lat)
+void acct_row(struct mstats *s, uint32_t row, const struct req *rq, int src, bool st_l1hit,
+	      simtime_t lat)
 {
 	mstats_add_cpu(s, &s->orow_cpus[row], rq->cpu);
 	if (rq->event != EV_STORE) {
 		os_add(s, row, OS_LOADS, 1);
 		os_add(s, row, OS_CYC_LOAD, lat);
-		if (o->src == SRC_HITM_LCL || o->src == SRC_HITM_RMT) {
-			bool lcl = o->src == SRC_HITM_LCL;
+		if (src == SRC_HITM_LCL || src == SRC_HITM_RMT) {
+			bool lcl = src == SRC_HITM_LCL;
 
 			os_add(s, row, lcl ? OS_HITM_LCL : OS_HITM_RMT, 1);
 			os_add(s, row, lcl ? OS_CYC_HITM_LCL : OS_CYC_HITM_RMT, lat);
 		}
 	}
 	if (rq->event != EV_LOAD)
-		os_add(s, row, o->st_l1hit ? OS_ST_L1HIT : OS_ST_L1MISS, 1);
+		os_add(s, row, st_l1hit ? OS_ST_L1HIT : OS_ST_L1MISS, 1);
 }
 
 /* Does this request make line @l shared (mstats.h): a CPU other than the one that touched it
@@ -69,7 +69,7 @@ uint32_t acct_demand(struct mem *m, const struct req *rq, const struct outcome *
 	rec = s->rec_of[l]; /* looked up once: every add below goes to it */
 	if (rec != DIR_NONE) {
 		row = mstats_orow(s, l, rq->off, rq->site, rq->caller);
-		acct_row(s, row, rq, o, lat);
+		acct_row(s, row, rq, o->src, o->st_l1hit, lat);
 	}
 	if (rq->event != EV_STORE)
 		account_load(s, rec, o, lat);

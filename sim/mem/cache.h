@@ -71,9 +71,15 @@ static inline struct cway *pcache_lookup(struct pcache *c, uint64_t line_addr)
 	return NULL;
 }
 
+/* pcache_touch_at - way[@i] is used now (its LRU stamp); pcache_touch - of way @w. */
+static inline void pcache_touch_at(struct pcache *c, size_t i)
+{
+	c->lru[i] = ++c->clock;
+}
+
 static inline void pcache_touch(struct pcache *c, struct cway *w)
 {
-	c->lru[w - c->way] = ++c->clock;
+	pcache_touch_at(c, (size_t)(w - c->way));
 }
 
 /* pcache_victim - the way to fill for @line_addr: an empty one, else the least recently used.

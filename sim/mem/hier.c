@@ -65,6 +65,7 @@ void hier_install(struct hier *h, struct cway *slot, uint64_t la, uint32_t line,
 void hier_touch(struct hier *h, uint64_t la)
 {
 	struct cway *w1, *w2 = hier_lookup(h, la, &w1);
+	struct hier_ways w = hier_ways_of(h, w2, w1);
 
-	hier_touch_ways(h, w2, w1);
+	hier_touch_ways(h, &w);
 }

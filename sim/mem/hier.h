@@ -77,25 +77,40 @@ void hier_touch(struct hier *h, uint64_t la);
  * holds nothing L2 does not. */
 void hier_l1_fill(struct hier *h, uint64_t la, const struct cway *src);
 
-/* hier_touch_ways - a demand use of L2 way @w2 (@w1: its L1d way, NULL when L1d lacks it):
- * refresh LRU, bring it into L1d, and it is no longer an unused prefetch. */
-static inline void hier_touch_ways(struct hier *h, struct cway *w2, struct cway *w1)
+/* The ways of one copy: L2 way @w2, L1d way @w1 (NULL when L1d lacks it), and their
+ * indices in their caches' arrays (i1 meaningless without w1). */
+struct hier_ways {
+	struct cway *w2, *w1;
+	size_t i2, i1;
+};
+
+/* hier_ways_of - the struct hier_ways of the ways hier_lookup() found. */
+static inline struct hier_ways hier_ways_of(const struct hier *h, struct cway *w2,
+					    struct cway *w1)
 {
-	w2->pf = 0;
-	pcache_touch(&h->l2, w2);
-	if (w1)
-		pcache_touch(&h->l1, w1);
-	else
-		hier_l1_fill(h, cway_addr(w2), w2);
+	return (struct hier_ways){.w2 = w2, .w1 = w1, .i2 = (size_t)(w2 - h->l2.way),
+				  .i1 = w1 ? (size_t)(w1 - h->l1.way) : 0};
 }
 
-/* hier_hit - hier_set(@state, &@version) then hier_touch() of the copy in L2 way @w2 and L1d
- * way @w1 (NULL when L1d lacks it), without looking them up again (the private-hit path). */
-static inline void hier_hit(struct hier *h, struct cway *w2, struct cway *w1, int state,
+/* hier_touch_ways - a demand use of the copy in @w: refresh LRU, bring it into L1d, and it
+ * is no longer an unused prefetch. */
+static inline void hier_touch_ways(struct hier *h, const struct hier_ways *w)
+{
+	w->w2->pf = 0;
+	pcache_touch_at(&h->l2, w->i2);
+	if (w->w1)
+		pcache_touch_at(&h->l1, w->i1);
+	else
+		hier_l1_fill(h, cway_addr(w->w2), w->w2);
+}
+
+/* hier_hit - hier_set(@state, &@version) then hier_touch() of the copy in @w, without
+ * looking it up again (the private-hit path). */
+static inline void hier_hit(struct hier *h, const struct hier_ways *w, int state,
 			    uint64_t version)
 {
-	hier_set_ways(w2, w1, state, &version);
-	hier_touch_ways(h, w2, w1);
+	hier_set_ways(w->w2, w->w1, state, &version);
+	hier_touch_ways(h, w);
 }
 
 #endif

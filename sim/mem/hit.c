@@ -75,37 +75,38 @@ uint64_t mem_hits_served(const struct mem *m)
 
 /* The rule that serves an event on copy @c (of line @c->line, in @core's L1d or L2) at @now,
  * or NULL when none may: its data is still in flight, the row is not a private hit, or the
- * line is watched.  @ev is the event's rules, &m->hit[0][0][event].  *@others gets the
- * others state. */
+ * line is watched.  @ev is the event's rules, &m->hit[0][0][event].  The rule's row names
+ * the own and others states it was chosen for. */
 static inline struct mem_hit_rule *hit_rule(struct mem *m, const struct cway *c, int core,
-					    struct mem_hit_rule *ev, simtime_t now, int *others)
+					    struct mem_hit_rule *ev, simtime_t now)
 {
 	const struct dline *dl = &m->dir.line[c->line];
 	struct mem_hit_rule *hr;
-	int own = c->state;
+	int own = c->state, others;
 
 	if (c->ready_at > now)
 		return NULL;
 	/* An exclusive copy (E or M) has no other (SWMR): the rule is looked up without waiting
 	 * for the directory, which is only checked (a broken directory goes the full way,
 	 * which reports it). */
-	*others = own == MESI_S ? mem_others_dl(dl, core, own) : MESI_I;
+	others = own == MESI_S ? mem_others_dl(dl, core, own) : MESI_I;
 	if (own != MESI_S && __builtin_expect(mem_others_dl(dl, core, own) != MESI_I, 0))
 		return NULL;
-	hr = ev + (own * MESI_COUNT + *others) * MEM_HIT_EVENTS;
+	hr = ev + (own * MESI_COUNT + others) * MEM_HIT_EVENTS;
 	if (!hr->row || (hr->write && mem_watched(m, c->line)))
 		return NULL;
 	return hr;
 }
 
-/* Serve @rq by @hr (hit_rule) with its copies in L2 way @w2 and L1d way @w1 (NULL: L2
- * only), as the row's actions would. */
-static inline void hit_apply(struct mem *m, const struct req *rq, struct cway *w2,
-			     struct cway *w1, struct mem_hit_rule *hr, int others,
-			     struct outcome *out)
+/* Serve @rq by @hr (hit_rule) with its copies in @w of @h, its core's caches, as the row's
+ * actions would. */
+static inline __attribute__((always_inline)) void
+hit_apply(struct mem *m, struct hier *h, const struct req *rq, const struct hier_ways *w,
+	  struct mem_hit_rule *hr, struct outcome *out)
 {
+	struct cway *w2 = w->w2, *w1 = w->w1;
 	struct dline *dl = &m->dir.line[w2->line];
-	int own = w2->state, next = hr->row->next_own;
+	int next = hr->row->next_own;
 
 	hr->nr++;
 	*out = (struct outcome){.line = w2->line, .pf_event = EV_COUNT,
@@ -115,29 +116,32 @@ static inline void hit_apply(struct mem *m, const struct req *rq, struct cway *w
 				.done = rq->now + (w1 ? m->mc->l1d.latency : m->mc->l2.latency)};
 	if (hr->write)                                 /* write_data, as apply_next_own */
 		mem_write_epoch(dl);
-	hier_hit(&m->core[rq->core], w2, w1, next, dl->version);
+	hier_hit(h, w, next, dl->version);
 	/* The core holds a copy, so the directory lists it already (mem_check_line). */
 	if (next == MESI_E || next == MESI_M) {
 		dl->owner = (int16_t)rq->core;
 		dl->dirty = next == MESI_M;
 	}
 	if (m->check)
-		mem_check_after(m, rq, out->line, own, others, hr->row, out);
+		mem_check_after(m, rq, out->line, hr->row->own, hr->row->others, hr->row,
+				false); /* a hit is never dropped */
 }
 
 bool mem_hit(struct mem *m, const struct req *rq, struct outcome *out)
 {
-	struct cway *w1, *w2 = hier_lookup(&m->core[rq->core], rq->la, &w1);
+	struct hier *h = &m->core[rq->core];
+	struct cway *w1, *w2 = hier_lookup(h, rq->la, &w1);
 	struct mem_hit_rule *hr;
-	int others;
+	struct hier_ways w;
 
 	assert(rq->event < MEM_HIT_EVENTS); /* demand events only (mem.c) */
 	/* An L1d copy is its L2 copy's twin (hier.h): what the hit decides on is read from the
 	 * nearer one, the L2 way is only written. */
-	if (!w2 || !(hr = hit_rule(m, w1 ? w1 : w2, rq->core, &m->hit[0][0][rq->event], rq->now,
-				   &others)))
+	if (!w2 ||
+	    !(hr = hit_rule(m, w1 ? w1 : w2, rq->core, &m->hit[0][0][rq->event], rq->now)))
 		return false;
-	hit_apply(m, rq, w2, w1, hr, others, out);
+	w = hier_ways_of(h, w2, w1);
+	hit_apply(m, h, rq, &w, hr, out);
 	return true;
 }
 
@@ -150,6 +154,7 @@ void mem_memo_init(struct mem *m, struct mem_memo *mm, int cpu, uint64_t addr, u
 	int core = m->cpu_core[cpu];
 
 	*mm = (struct mem_memo){
+		.h = &m->core[core],
 		.rq = {.cpu = cpu, .core = core, .socket = mem_core_socket(m, core),
 		       .la = mem_line_addr(m, addr), .off = (uint8_t)(addr & (m->gsize - 1)),
 		       .event = event_of[op], .site = site, .caller = DIR_NONE,
@@ -160,29 +165,44 @@ void mem_memo_init(struct mem *m, struct mem_memo *mm, int cpu, uint64_t addr, u
 
 /* What access_line() and demand() (mem.c) do around a hit, for a memo's access: the store
  * buffer, the access's completion, the last request. */
+/* Is the copy of @mm's line in L1d way @i1 and L2 way @i2 of its core's caches?  A cache
+ * holds a line at most once, so a way with its tag is its way, however it was found. */
+static inline bool memo_ways_hold(const struct mem_memo *mm, size_t i1, size_t i2)
+{
+	uint64_t tag = mm->rq.la + 1;
+
+	return mm->h->l1.tags[i1] == tag && mm->h->l2.tags[i2] == tag;
+}
+
+/* Find @mm's line in its core's caches again (the ways were reused): false when L1d lacks
+ * it. */
+static bool memo_find(struct mem_memo *mm)
+{
+	struct cway *w1, *w2 = hier_lookup(mm->h, mm->rq.la, &w1);
+
+	if (!w1)
+		return false;
+	mm->i1 = (size_t)(w1 - mm->h->l1.way);
+	mm->i2 = (size_t)(w2 - mm->h->l2.way);
+	return true;
+}
+
 bool mem_access_memo(struct mem *m, struct mem_memo *mm, simtime_t now, simtime_t *next)
 {
-	struct cway *w1 = mm->w1, *w2 = mm->w2;
-	uint64_t tag = mm->rq.la + 1;
+	struct hier_ways w;
 	struct mem_hit_rule *hr;
 	struct outcome o;
-	int others;
 
-	if (!mm->ok || !m->hit_fast || m->failed)
+	if (!mm->ok || !m->hit_fast || m->failed ||
+	    (!memo_ways_hold(mm, mm->i1, mm->i2) && !memo_find(mm)))
 		return false;
-	if (!w1 || w1->tag != tag) /* the way was reused: look again */
-		if (!(w1 = mm->w1 = pcache_lookup(&m->core[mm->rq.core].l1, mm->rq.la)))
-			return false;
+	w = (struct hier_ways){.w2 = mm->h->l2.way + mm->i2, .w1 = mm->h->l1.way + mm->i1,
+			       .i2 = mm->i2, .i1 = mm->i1};
 	/* Data there at @now is there at a store's later slot in the store buffer too. */
-	if (!(hr = hit_rule(m, w1, mm->rq.core, mm->hit, now, &others)))
+	if (!(hr = hit_rule(m, w.w1, mm->rq.core, mm->hit, now)))
 		return false;
-	/* L1d is a subset of L2, which holds a line once: an L2 way with the tag is the twin. */
-	if (!w2 || w2->tag != tag) {
-		w2 = mm->w2 = pcache_set(&m->core[mm->rq.core].l2, mm->rq.la) + w1->l2w;
-		assert(w2->tag == tag);
-	}
 	mm->rq.now = mm->op == MEM_STORE ? sb_slot(m, mm->rq.cpu, now) : now;
-	hit_apply(m, &mm->rq, w2, w1, hr, others, &o);
+	hit_apply(m, mm->h, &mm->rq, &w, hr, &o);
 	if (m->failed) { /* an invariant broke (check mode): as mem_access_from() returns */
 		m->last_line = DIR_NONE;
 		*next = now;

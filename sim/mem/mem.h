@@ -198,7 +198,8 @@ struct req {
  * actor's loop): what mem_access_from() works out each time, worked out once. */
 struct mem_memo {
 	struct req rq;        /* its demand request, but for the time */
-	struct cway *w1, *w2; /* the L1d and L2 ways that held the line last time, or NULL */
+	struct hier *h;       /* its core's caches */
+	size_t i1, i2;        /* the L1d and L2 ways that held the line last (0 at first) */
 	struct mem_hit_rule *hit; /* &mem.hit[0][0][its event] */
 	uint8_t op;           /* enum mem_op */
 	bool ok;              /* a load, store or RMW within one line: mem_access_memo may serve it */

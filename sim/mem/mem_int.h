@@ -65,9 +65,10 @@ static inline void mem_write_epoch(struct dline *dl)
 }
 
 /* mem_check_after - check mode, after row @r served @rq on line @idx (from @own, @others):
- * the row's promised others state, then the line's invariants. */
+ * the row's promised others state (unless the request was @dropped), then the line's
+ * invariants.  Scalars, not the outcome: the hit path's outcome stays in registers. */
 void mem_check_after(struct mem *m, const struct req *rq, uint32_t idx, int own, int others,
-		     const struct proto_row *r, const struct outcome *o);
+		     const struct proto_row *r, bool dropped);
 /* mem_line_index - the directory index of line @la, creating the entry on first touch. */
 uint32_t mem_line_index(struct mem *m, uint64_t la);
 
@@ -95,9 +96,9 @@ bool mem_hit(struct mem *m, const struct req *rq, struct outcome *out);
 uint32_t acct_demand(struct mem *m, const struct req *rq, const struct outcome *o);
 /* acct_src_lstat - the load counter of each load source (enum ld_src -> enum lstat). */
 extern const uint8_t acct_src_lstat[SRC_COUNT];
-/* acct_row - add demand request @rq's part to Pareto row @row of a tracked line; @lat is
- * its latency. */
-void acct_row(struct mstats *s, uint32_t row, const struct req *rq, const struct outcome *o,
+/* acct_row - add demand request @rq's part to Pareto row @row of a tracked line: its load
+ * source @src, whether a store hit L1d (@st_l1hit), its latency @lat. */
+void acct_row(struct mstats *s, uint32_t row, const struct req *rq, int src, bool st_l1hit,
 	      simtime_t lat);
 
 /* acct_hit - acct_demand() of a private hit (hit.c): data from L1d or L2, no transfer, no
@@ -116,7 +117,8 @@ static inline void acct_hit(struct mem *m, const struct req *rq, const struct ou
 	}
 	rec = s->rec_of[l];
 	if (rec != DIR_NONE)
-		acct_row(s, mstats_orow(s, l, rq->off, rq->site, rq->caller), rq, o, lat);
+		acct_row(s, mstats_orow(s, l, rq->off, rq->site, rq->caller), rq, o->src,
+			 o->st_l1hit, lat);
 	if (rq->event != EV_STORE) {
 		rec_add(s, rec, acct_src_lstat[o->src], 1);
 		rec_add(s, rec, LS_CYC_LOAD, lat);

@@ -297,13 +297,13 @@ static void apply_next_own(struct mem *m, const struct req *rq, uint32_t idx, in
 }
 
 void mem_check_after(struct mem *m, const struct req *rq, uint32_t idx, int own, int others,
-		     const struct proto_row *r, const struct outcome *o)
+		     const struct proto_row *r, bool dropped)
 {
 	int now_others = mem_others(m, idx, rq->core, r->next_own);
 
 	mem_trail_push(m, rq->now, rq->cpu, rq->la, rq->event, own, others, r->next_own,
 		       r->next_others);
-	if (!o->dropped && now_others != r->next_others)
+	if (!dropped && now_others != r->next_others)
 		mem_fail(m, rq->now, idx, "row %s/%s/%s left others in %s (expected %s)",
 			 mesi_names[own], mesi_names[others], proto_event_names[rq->event],
 			 mesi_names[now_others], mesi_names[r->next_others]);
@@ -366,6 +366,6 @@ void mem_request(struct mem *m, const struct req *rq, struct outcome *out)
 	if (x.write && mem_watched(m, idx) && m->on_write)
 		m->on_write(m->on_write_data, idx, out->done);
 	if (m->check)
-		mem_check_after(m, rq, idx, own, others, r, out);
+		mem_check_after(m, rq, idx, own, others, r, out->dropped);
 	assert(out->done >= rq->now);
 }
