@@ -147,11 +147,7 @@ static inline bool mem_watched(const struct mem *m, uint32_t idx)
 /* mem_values_bytes - host bytes of the values (values.c). */
 uint64_t mem_values_bytes(const struct mem *m);
 
-/* sbuf.c */
-/* sb_slot - the time a store issued at @now gets a store-buffer entry (a full buffer stalls
- * until its oldest store commits). */
-simtime_t sb_slot(struct mem *m, int cpu, simtime_t now);
-/* sb_push - a store whose RFO completes at @done enters the buffer; it commits in order. */
-void sb_push(struct mem *m, int cpu, simtime_t done);
+/* sbuf.h: sb_slot, sb_push */
+#include "mem/sbuf.h"
 
 #endif

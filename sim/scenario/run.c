@@ -333,22 +333,23 @@ static struct thread *core_run_settled(struct sim *sim, struct thread *t, bool *
 {
 	const simtime_t horizon = sim->early_end;
 	const uint64_t budget = early_budget(sim), first = sim->q->dispatched;
+	const bool *failed = &sim->mem->failed, *clock_err = &sim->clock_err.set;
 	uint64_t d = first; /* the queue's count, kept here: no step reads it */
-	struct thread *u;
+	struct thread *u, *t0 = t;
 	simtime_t next = 0;
-	bool ok;
+	bool ok, other = false;
 
-	while ((u = core_first(t)) && u->ptime < horizon && d < budget && !sim->mem->failed &&
-	       !sim->clock_err.set) {
+	while ((u = core_first(t)) && u->ptime < horizon && d < budget && !*failed && !*clock_err) {
 		unqueue(sim, u);
 		d++;
-		*alone &= u == t;
+		other |= u != t0;
 		t = u;
 		ok = thread_op(sim, t, t->ptime, &next);
 		step_pushed(t, ok, t->ptime, next);
 	}
 	sim->q->dispatched = d;
 	sim->ran_ahead += d - first;
+	*alone &= !other;
 	return t;
 }
 

@@ -1,0 +1,56 @@
+/*
+ * sbuf.h - the store buffer's ring (sbuf.c), inline: sb_slot and sb_push are on the path of
+ * every store, a memo's too.  Internal to the memory system (included by mem_int.h).
+ */
+#ifndef C2C_SBUF_H
+#define C2C_SBUF_H
+
+#include "mem/mem.h"
+
+static inline simtime_t *sb_ring(struct mem *m, int cpu)
+{
+	return &m->sb_ring[(size_t)cpu * m->mc->store_buffer];
+}
+
+/* The entry after @i of a ring of @n: a compare, not a division, on every store. */
+static inline uint32_t sb_next(uint32_t i, uint32_t n)
+{
+	return i + 1 == n ? 0 : i + 1;
+}
+
+/* sb_slot - the time a store issued at @now gets a store-buffer entry (a full buffer stalls
+ * until its oldest store commits). */
+static inline simtime_t sb_slot(struct mem *m, int cpu, simtime_t now)
+{
+	struct sbuf *sb = &m->sb[cpu];
+	simtime_t *ring = sb_ring(m, cpu);
+	uint32_t n = m->mc->store_buffer;
+
+	while (sb->len && ring[sb->head] <= now) {
+		sb->head = sb_next(sb->head, n);
+		sb->len--;
+	}
+	if (sb->len == n) {
+		/* Full: stall until the oldest store commits. */
+		now = ring[sb->head];
+		sb->head = sb_next(sb->head, n);
+		sb->len--;
+	}
+	return now;
+}
+
+/* sb_push - a store whose RFO completes at @done enters the buffer; it commits in order. */
+static inline void sb_push(struct mem *m, int cpu, simtime_t done)
+{
+	struct sbuf *sb = &m->sb[cpu];
+	uint32_t n = m->mc->store_buffer, tail = sb->head + sb->len; /* head < n, len <= n */
+
+	/* TSO: a store commits no earlier than the stores before it. */
+	if (done < sb->last)
+		done = sb->last;
+	sb->last = done;
+	sb_ring(m, cpu)[tail >= n ? tail - n : tail] = done;
+	sb->len++;
+}
+
+#endif
