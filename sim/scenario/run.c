@@ -119,6 +119,7 @@ static void schedule(struct sim *sim, struct thread *t, simtime_t next, simtime_
 		thread_settled(sim, t);
 	sim->tie |= sim->pending && ra_tie(sim->pending, &t->ra, next, pusher);
 	evq_push_from(sim->q, next, pusher, thread_step, t, t->gen);
+	/* Only a step run ahead of the queue (form 2: a priv thread's) pushes past its time. */
 	if (pusher > evq_now(sim->q) && !t->ra.settled)
 		ra_pending_add(sim->pending, &t->ra, next);
 }

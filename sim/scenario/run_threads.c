@@ -3,6 +3,7 @@
 #include "scenario/run_int.h"
 
 #include <glib.h>
+#include <string.h>
 
 #include "scenario/scenario.h"
 
@@ -93,6 +94,12 @@ struct thread *threads_start(struct sim *sim, struct run_result *r, uint32_t *nr
 			th[n].live = th[n].queued = true;
 			evq_push(sim->q, 0, thread_step, &th[n], 0);
 		}
+	}
+	/* Without a thread that may run ahead, no step is pushed by a step run ahead: no tie to
+	 * tell (only form 1 of runahead.h, always exact), and no table to keep. */
+	if (!memchr(priv, 1, *nr)) {
+		ra_pending_free(sim->pending);
+		sim->pending = NULL;
 	}
 	g_free(priv);
 	core_rings(sim, th, *nr);
