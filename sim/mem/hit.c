@@ -50,6 +50,9 @@ void mem_hit_rules(struct mem *m)
 					h->write |= r->act[a] == ACT_WRITE_DATA;
 					h->st_hit |= r->act[a] == ACT_COUNT_ST_HIT;
 				}
+				/* A load writes nothing: hit_rule() and hit_apply() skip the
+				 * test for a load. */
+				assert(!h->write || ev != EV_LOAD);
 			}
 }
 
@@ -75,10 +78,10 @@ uint64_t mem_hits_served(const struct mem *m)
 
 /* The rule that serves an event on copy @c (of line @c->line, in @core's L1d or L2) at @now,
  * or NULL when none may: its data is still in flight, the row is not a private hit, or the
- * line is watched.  @ev is the event's rules, &m->hit[0][0][event].  The rule's row names
- * the own and others states it was chosen for. */
+ * line is watched.  @ev is the event's rules, &m->hit[0][0][event]; @may_write: the event
+ * is not a load.  The rule's row names the own and others states it was chosen for. */
 static inline struct mem_hit_rule *hit_rule(struct mem *m, const struct cway *c, int core,
-					    struct mem_hit_rule *ev, simtime_t now)
+					    struct mem_hit_rule *ev, simtime_t now, bool may_write)
 {
 	const struct dline *dl = &m->dir.line[c->line];
 	struct mem_hit_rule *hr;
@@ -93,16 +96,16 @@ static inline struct mem_hit_rule *hit_rule(struct mem *m, const struct cway *c,
 	if (own != MESI_S && __builtin_expect(mem_others_dl(dl, core, own) != MESI_I, 0))
 		return NULL;
 	hr = ev + (own * MESI_COUNT + others) * MEM_HIT_EVENTS;
-	if (!hr->row || (hr->write && mem_watched(m, c->line)))
+	if (!hr->row || (may_write && hr->write && mem_watched(m, c->line)))
 		return NULL;
 	return hr;
 }
 
 /* Serve @rq by @hr (hit_rule) with its copies in @w of @h, its core's caches, as the row's
- * actions would. */
+ * actions would; @may_write as for hit_rule(). */
 static inline __attribute__((always_inline)) void
 hit_apply(struct mem *m, struct hier *h, const struct req *rq, const struct hier_ways *w,
-	  struct mem_hit_rule *hr, struct outcome *out)
+	  struct mem_hit_rule *hr, bool may_write, struct outcome *out)
 {
 	struct cway *w2 = w->w2, *w1 = w->w1;
 	struct dline *dl = &m->dir.line[w2->line];
@@ -114,7 +117,7 @@ hit_apply(struct mem *m, struct hier *h, const struct req *rq, const struct hier
 				.pf_used = w2->pf,
 				.st_l1hit = hr->st_hit && w1,  /* count_st_hit */
 				.done = rq->now + (w1 ? m->mc->l1d.latency : m->mc->l2.latency)};
-	if (hr->write)                                 /* write_data, as apply_next_own */
+	if (may_write && hr->write)                    /* write_data, as apply_next_own */
 		mem_write_epoch(dl);
 	hier_hit(h, w, next, dl->version);
 	/* The core holds a copy, so the directory lists it already (mem_check_line). */
@@ -137,11 +140,11 @@ bool mem_hit(struct mem *m, const struct req *rq, struct outcome *out)
 	assert(rq->event < MEM_HIT_EVENTS); /* demand events only (mem.c) */
 	/* An L1d copy is its L2 copy's twin (hier.h): what the hit decides on is read from the
 	 * nearer one, the L2 way is only written. */
-	if (!w2 ||
-	    !(hr = hit_rule(m, w1 ? w1 : w2, rq->core, &m->hit[0][0][rq->event], rq->now)))
+	if (!w2 || !(hr = hit_rule(m, w1 ? w1 : w2, rq->core, &m->hit[0][0][rq->event], rq->now,
+				   rq->event != EV_LOAD)))
 		return false;
 	w = hier_ways_of(h, w2, w1);
-	hit_apply(m, h, rq, &w, hr, out);
+	hit_apply(m, h, rq, &w, hr, rq->event != EV_LOAD, out);
 	return true;
 }
 
@@ -163,8 +166,6 @@ void mem_memo_init(struct mem *m, struct mem_memo *mm, int cpu, uint64_t addr, u
 		.ok = op != MEM_LOCKED_RMW && addr >> m->gshift == end >> m->gshift};
 }
 
-/* What access_line() and demand() (mem.c) do around a hit, for a memo's access: the store
- * buffer, the access's completion, the last request. */
 /* Is the copy of @mm's line in L1d way @i1 and L2 way @i2 of its core's caches?  A cache
  * holds a line at most once, so a way with its tag is its way, however it was found. */
 static inline bool memo_ways_hold(const struct mem_memo *mm, size_t i1, size_t i2)
@@ -187,32 +188,54 @@ static bool memo_find(struct mem_memo *mm)
 	return true;
 }
 
-bool mem_access_memo(struct mem *m, struct mem_memo *mm, simtime_t now, simtime_t *next)
+/* What access_line() and demand() (mem.c) do around a hit, for a memo's access of @op: the
+ * store buffer, the access's completion, the last request.  Inlined once per operation with
+ * @op known, so that nothing in it branches on the operation. */
+static inline __attribute__((always_inline)) bool
+memo_serve(struct mem *m, struct mem_memo *mm, simtime_t now, simtime_t *next,
+	   const enum mem_op op)
 {
+	const int event = op == MEM_LOAD ? EV_LOAD : op == MEM_STORE ? EV_STORE : EV_RMW;
 	struct hier_ways w;
 	struct mem_hit_rule *hr;
 	struct outcome o;
 
-	if (!mm->ok || !m->hit_fast || m->failed ||
+	if (!m->hit_fast || m->failed ||
 	    (!memo_ways_hold(mm, mm->i1, mm->i2) && !memo_find(mm)))
 		return false;
 	w = (struct hier_ways){.w2 = mm->h->l2.way + mm->i2, .w1 = mm->h->l1.way + mm->i1,
 			       .i2 = mm->i2, .i1 = mm->i1};
 	/* Data there at @now is there at a store's later slot in the store buffer too. */
-	if (!(hr = hit_rule(m, w.w1, mm->rq.core, mm->hit, now)))
+	if (!(hr = hit_rule(m, w.w1, mm->rq.core, mm->hit, now, op != MEM_LOAD)))
 		return false;
-	mm->rq.now = mm->op == MEM_STORE ? sb_slot(m, mm->rq.cpu, now) : now;
-	hit_apply(m, mm->h, &mm->rq, &w, hr, &o);
+	mm->rq.now = op == MEM_STORE ? sb_slot(m, mm->rq.cpu, now) : now;
+	hit_apply(m, mm->h, &mm->rq, &w, hr, op != MEM_LOAD, &o);
 	if (m->failed) { /* an invariant broke (check mode): as mem_access_from() returns */
 		m->last_line = DIR_NONE;
 		*next = now;
 		return true;
 	}
-	acct_hit(m, &mm->rq, &o);
+	acct_hit(m, &mm->rq, event, &o);
 	m->last_line = mem_demand_done(m, &o);
-	if (mm->op == MEM_STORE)
+	if (op == MEM_STORE)
 		sb_push(m, mm->rq.cpu, o.done);
-	*next = mm->op == MEM_LOAD ? o.done : mm->op == MEM_STORE ? mm->rq.now + m->mc->cycle
-								  : o.done + m->mc->cycle;
+	*next = op == MEM_LOAD ? o.done : op == MEM_STORE ? mm->rq.now + m->mc->cycle
+							  : o.done + m->mc->cycle;
 	return true;
+}
+
+/* One branch on the operation, here, instead of one in each test of it: those are hard to
+ * predict when SMT siblings interleave their loops. */
+bool mem_access_memo(struct mem *m, struct mem_memo *mm, simtime_t now, simtime_t *next)
+{
+	if (!mm->ok)
+		return false;
+	switch (mm->op) {
+	case MEM_LOAD:
+		return memo_serve(m, mm, now, next, MEM_LOAD);
+	case MEM_STORE:
+		return memo_serve(m, mm, now, next, MEM_STORE);
+	default:
+		return memo_serve(m, mm, now, next, MEM_RMW); /* ok: not a locked RMW */
+	}
 }

@@ -36,7 +36,7 @@ demand(struct mem *m, struct req *rq, uint64_t addr, int event, simtime_t now, u
 		return now;
 	}
 	if (hit)
-		acct_hit(m, rq, &o);
+		acct_hit(m, rq, rq->event, &o);
 	else
 		pf_after_demand(m, rq, &o, acct_demand(m, rq, &o));
 	*line = mem_demand_done(m, &o);

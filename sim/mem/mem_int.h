@@ -103,8 +103,10 @@ void acct_row(struct mstats *s, uint32_t row, const struct req *rq, int src, boo
 
 /* acct_hit - acct_demand() of a private hit (hit.c): data from L1d or L2, no transfer, no
  * HITM, no invalidation, no prefetch; only the line's CPU set may change.  Inline: it is
- * most accesses' accounting.  check_hit_path compares the two paths' statistics. */
-static inline void acct_hit(struct mem *m, const struct req *rq, const struct outcome *o)
+ * most accesses' accounting.  @event is @rq's (a constant where the caller knows it).
+ * check_hit_path compares the two paths' statistics. */
+static inline __attribute__((always_inline)) void
+acct_hit(struct mem *m, const struct req *rq, int event, const struct outcome *o)
 {
 	struct mstats *s = &m->st;
 	uint32_t l = o->line, rec;
@@ -119,11 +121,11 @@ static inline void acct_hit(struct mem *m, const struct req *rq, const struct ou
 	if (rec != DIR_NONE)
 		acct_row(s, mstats_orow(s, l, rq->off, rq->site, rq->caller), rq, o->src,
 			 o->st_l1hit, lat);
-	if (rq->event != EV_STORE) {
+	if (event != EV_STORE) {
 		rec_add(s, rec, acct_src_lstat[o->src], 1);
 		rec_add(s, rec, LS_CYC_LOAD, lat);
 	}
-	if (rq->event != EV_LOAD)
+	if (event != EV_LOAD)
 		rec_add(s, rec, o->st_l1hit ? LS_ST_L1HIT : LS_ST_L1MISS, 1);
 	if (o->pf_used)
 		rec_add(s, rec, LS_PF_USEFUL, 1);

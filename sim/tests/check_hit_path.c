@@ -163,6 +163,21 @@ END_TEST
  * mem_access(): 4 CPUs repeat 12 operations each (lines of their own and shared ones, every
  * kind, some crossing a line), with evictions, so memos meet reused ways, copies in other
  * states, misses, data in flight and a full store buffer. */
+/* on_write of the memo test: how many writes to watched lines were reported, and the last. */
+struct writes {
+	uint32_t nr, line;
+	simtime_t when;
+};
+
+static void count_write(void *data, uint32_t line, simtime_t when)
+{
+	struct writes *w = data;
+
+	w->nr++;
+	w->line = line;
+	w->when = when;
+}
+
 START_TEST(proto_memo_matches_access)
 {
 	/* A store buffer of 2 entries fills up, so stores stall for one. */
@@ -178,11 +193,15 @@ START_TEST(proto_memo_matches_access)
 	enum mem_op op[CPUS][OPS];
 	simtime_t t[CPUS] = {0};
 	uint32_t served = 0, refused = 0;
+	struct writes wa = {0}, wb = {0};
 	GRand *rnd = g_rand_new_with_seed(16);
 
 	tu_machine(&mc, "skylake-sp-2s", ovr[_i]);
 	a = hit_mem(&mc, true);
 	b = hit_mem(&mc, true);
+	a->on_write = b->on_write = count_write;
+	a->on_write_data = &wa;
+	b->on_write_data = &wb;
 	for (int c = 0; c < CPUS; c++)
 		for (int i = 0; i < OPS; i++) {
 			uint64_t base = i < 4 ? 0x100000 : 0x200000 + (uint64_t)c * 0x1000;
@@ -198,6 +217,12 @@ START_TEST(proto_memo_matches_access)
 		int c = (int)g_rand_int_range(rnd, 0, CPUS), i = (int)g_rand_int_range(rnd, 0, OPS);
 		simtime_t ta, tb;
 
+		if (step == 2000) { /* from now on, writes to two lines are reported (lock waiters) */
+			for (int k = 0; k < 2; k++) {
+				mem_watch(a, addr[k][4 * k + 1]);
+				mem_watch(b, addr[k][4 * k + 1]);
+			}
+		}
 		if (g_rand_int_range(rnd, 0, 32) == 0) {
 			mem_evict(a, machine_cpu_core(&mc, c), addr[c][i], t[c]);
 			mem_evict(b, machine_cpu_core(&mc, c), addr[c][i], t[c]);
@@ -213,11 +238,15 @@ START_TEST(proto_memo_matches_access)
 		tu_require(ta == tb, "step %d: %s returned %" G_GUINT64_FORMAT " and %"
 			   G_GUINT64_FORMAT, step, mem_op_names[op[c][i]], ta, tb);
 		same_state(a, b, step);
+		tu_require(wa.nr == wb.nr && wa.line == wb.line && wa.when == wb.when,
+			   "step %d: writes to watched lines reported %u and %u times", step, wa.nr,
+			   wb.nr);
 		t[c] = ta + (simtime_t)g_rand_int_range(rnd, 0, 3) * mc.l2.latency;
 	}
-	/* Both ways were taken, many times. */
+	/* Both ways were taken, many times, and watched lines were written. */
 	ck_assert_uint_gt(served, 1000);
 	ck_assert_uint_gt(refused, 1000);
+	ck_assert_uint_gt(wb.nr, 20);
 	mem_free(a);
 	mem_free(b);
 	machine_release(&mc);
