@@ -48,19 +48,8 @@ simtime_t it_access(struct ptask *t, uint64_t addr, uint32_t size, enum mem_op o
 					 t->frames[t->depth - 1].caller_site, now);
 	uint32_t idx = m->last_line; /* the access's line: no second directory lookup */
 
-	if (idx != DIR_NONE) {
-		if (idx >= t->line_stamp_cap) {
-			uint32_t old = t->line_stamp_cap;
-
-			t->line_stamp_cap = m->dir.cap;
-			t->line_stamp = g_renew(uint32_t, t->line_stamp, t->line_stamp_cap);
-			memset(t->line_stamp + old, 0, sizeof(uint32_t) * (t->line_stamp_cap - old));
-		}
-		if (t->line_stamp[idx] != t->stamp) {
-			t->line_stamp[idx] = t->stamp;
-			t->call_lines++;
-		}
-	}
+	if (idx != DIR_NONE)
+		it_line_first(t, idx);
 	if (m->last_src == SRC_HITM_RMT || m->last_src == SRC_RMT_HIT ||
 	    m->last_src == SRC_DRAM_RMT)
 		t->call_remote++;
@@ -135,8 +124,8 @@ static void push_frame(struct ptask *t, uint32_t path, const int64_t *args, uint
 void interp_call(struct ptask *t, uint32_t path, const int64_t *args, simtime_t now)
 {
 	t->depth = 0;
-	t->stamp++;
-	t->call_lines = t->call_remote = 0;
+	it_lines_new_call(t);
+	t->call_remote = 0;
 	push_frame(t, path, args, t->w->prog->paths[path].nr_params, -1, DIR_NONE, now);
 }
 

@@ -14,6 +14,37 @@ uint64_t it_addr(struct ptask *t, const struct member_ref *a, int *cpu);
 simtime_t it_access(struct ptask *t, uint64_t addr, uint32_t size, enum mem_op op,
 		    uint32_t site, simtime_t now);
 
+/* The line set of the current top-level call (struct line_set): set up and release with the
+ * thread; it_lines_new_call empties it (and zeroes call_lines) for a new call. */
+void it_lines_init(struct ptask *t);
+void it_lines_release(struct ptask *t);
+void it_lines_new_call(struct ptask *t);
+void it_lines_grow(struct ptask *t);
+
+static inline uint32_t it_line_hash(uint32_t idx)
+{
+	return (uint32_t)(((uint64_t)idx * 0x9e3779b97f4a7c15ull) >> 32);
+}
+
+/* it_line_first - is this the current call's first access to line @idx?  Records it, and
+ * counts it in call_lines, if so. */
+static inline bool it_line_first(struct ptask *t, uint32_t idx)
+{
+	struct line_slot *s = t->lines.slot;
+	const uint32_t mask = t->lines.mask;
+
+	for (uint32_t h = it_line_hash(idx) & mask;; h = (h + 1) & mask) {
+		if (s[h].stamp != t->stamp) {
+			s[h] = (struct line_slot){idx, t->stamp};
+			if (++t->call_lines > mask / 2)
+				it_lines_grow(t);
+			return true;
+		}
+		if (s[h].idx == idx)
+			return false;
+	}
+}
+
 /* it_in_range - is @v a valid index below @n?  Else a model error naming @what ("CPU",
  * "entity"); the caller goes on with a valid stand-in until the run stops, so nothing
  * outside the model's memory is touched. */
