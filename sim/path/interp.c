@@ -171,8 +171,13 @@ static simtime_t exec_mem(struct ptask *t, const struct pinsn *in, int64_t *loc,
 {
 	uint64_t addr = it_addr(t, &in->addr, NULL);
 	uint32_t size = in->addr.size < 8 ? in->addr.size : 8;
-	int64_t old = sext(mem_peek(t->w->mem, addr, size), size), nv = old, a = 0;
+	int64_t old = 0, nv, a = 0;
 	enum mem_op op = MEM_LOAD;
+
+	/* A load into no local reads no value: the access alone is what it models. */
+	if (in->op != P_LOAD || in->dst >= 0)
+		old = sext(mem_peek(t->w->mem, addr, size), size);
+	nv = old;
 
 	if (in->av.kind)
 		a = it_val(t, &in->av, loc);
