@@ -39,9 +39,11 @@ uint64_t samples_percentile(struct samples *s, unsigned pct)
 	return s->v[(uint64_t)(s->nr - 1) * pct / 100];
 }
 
-/* A memory access by the thread: time, and for top-level calls, lines and remote fetches. */
-simtime_t it_access(struct ptask *t, uint64_t addr, uint32_t size, enum mem_op op,
-		    uint32_t site, simtime_t now)
+/* A memory access by the thread: time, and for top-level calls, lines and remote fetches.
+ * Inlined into exec_mem, the access of most instructions; it_access for the others. */
+static inline __attribute__((always_inline)) simtime_t
+thread_access(struct ptask *t, uint64_t addr, uint32_t size, enum mem_op op, uint32_t site,
+	      simtime_t now)
 {
 	struct mem *m = t->w->mem;
 	simtime_t next = mem_access_from(m, t->cpu, addr, size, op, site,
@@ -54,6 +56,12 @@ simtime_t it_access(struct ptask *t, uint64_t addr, uint32_t size, enum mem_op o
 	    m->last_src == SRC_DRAM_RMT)
 		t->call_remote++;
 	return next;
+}
+
+simtime_t it_access(struct ptask *t, uint64_t addr, uint32_t size, enum mem_op op,
+		    uint32_t site, simtime_t now)
+{
+	return thread_access(t, addr, size, op, site, now);
 }
 
 /* ------------------------------------------------------------------ parking */
@@ -144,7 +152,8 @@ static uint32_t thread_mlp(const struct ptask *t)
  * a slot is free.  The loads in flight are a ring in completion order: the ones done by now
  * leave at its head, where the one a load waits for when every slot is taken is too, and a
  * new one, usually the last to complete, goes in near its tail. */
-simtime_t it_load_slot(struct ptask *t, simtime_t now, simtime_t done)
+static inline __attribute__((always_inline)) simtime_t
+load_slot(struct ptask *t, simtime_t now, simtime_t done)
 {
 	const uint32_t mask = t->inflight_mask;
 	simtime_t *q = t->inflight, next = now + t->w->mc->cycle;
@@ -166,6 +175,11 @@ simtime_t it_load_slot(struct ptask *t, simtime_t now, simtime_t done)
 	return next;
 }
 
+simtime_t it_load_slot(struct ptask *t, simtime_t now, simtime_t done)
+{
+	return load_slot(t, now, done);
+}
+
 /* Memory operations with values: load, store, rmw, atomic, cmpxchg. */
 static simtime_t exec_mem(struct ptask *t, const struct pinsn *in, int64_t *loc, simtime_t now)
 {
@@ -173,6 +187,7 @@ static simtime_t exec_mem(struct ptask *t, const struct pinsn *in, int64_t *loc,
 	uint32_t size = in->addr.size < 8 ? in->addr.size : 8;
 	int64_t old = 0, nv, a = 0;
 	enum mem_op op = MEM_LOAD;
+	simtime_t next;
 
 	/* A load into no local reads no value: the access alone is what it models. */
 	if (in->op != P_LOAD || in->dst >= 0)
@@ -209,14 +224,13 @@ static simtime_t exec_mem(struct ptask *t, const struct pinsn *in, int64_t *loc,
 	}
 	if (in->dst >= 0)
 		loc[in->dst] = in->op == P_LOAD || in->op == P_CMPXCHG || in->kind == RMW_SET ? old : nv;
+	next = thread_access(t, addr, in->addr.size, op, in->site, now);
 	if (in->op == P_LOAD && t->w->mc->mlp > 1) {
-		simtime_t done = it_access(t, addr, in->addr.size, op, in->site, now);
-
 		if (in->dst >= 0)
-			t->frames[t->depth - 1].ready[in->dst] = done;
-		return it_load_slot(t, now, done);
+			t->frames[t->depth - 1].ready[in->dst] = next;
+		return load_slot(t, now, next);
 	}
-	return it_access(t, addr, in->addr.size, op, in->site, now);
+	return next;
 }
 
 static simtime_t exec_work(struct ptask *t, const struct pinsn *in, int64_t *loc,
