@@ -6,7 +6,7 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "path/interp_int.h"
+#include "path/interp_addr.h"
 
 /* ------------------------------------------------------------------ accounting */
 
@@ -183,7 +183,7 @@ simtime_t it_load_slot(struct ptask *t, simtime_t now, simtime_t done)
 /* Memory operations with values: load, store, rmw, atomic, cmpxchg. */
 static simtime_t exec_mem(struct ptask *t, const struct pinsn *in, int64_t *loc, simtime_t now)
 {
-	uint64_t addr = it_addr(t, &in->addr, NULL);
+	uint64_t addr = it_addr_inline(t, &in->addr);
 	uint32_t size = in->addr.size < 8 ? in->addr.size : 8;
 	int64_t old = 0, nv, a = 0;
 	enum mem_op op = MEM_LOAD;

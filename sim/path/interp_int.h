@@ -7,8 +7,18 @@
 #define PERCPU_STRIDE PERCPU_UNIT
 #define WORK_SIZE 0x100000ull  /* each CPU streams `work` through 1 MiB of its own */
 
-/* The address of @a for the thread's current frame; *cpu gets the instance's CPU. */
-uint64_t it_addr(struct ptask *t, const struct member_ref *a, int *cpu);
+/* it_addr - the address of @a for the thread's current frame (it_addr_inline, for the
+ * instructions other than exec_mem's). */
+uint64_t it_addr(struct ptask *t, const struct member_ref *a);
+
+/* it_running - the instruction the top frame is running (exec_call stepped past the call
+ * already). */
+static inline const struct pinsn *it_running(const struct ptask *t)
+{
+	const struct frame *f = &t->frames[t->depth - 1];
+
+	return &f->code[f->pc];
+}
 
 /* A timed access that also counts lines and remote fetches of the current top-level call. */
 simtime_t it_access(struct ptask *t, uint64_t addr, uint32_t size, enum mem_op op,
