@@ -28,8 +28,10 @@ static inline bool ev_before(const struct event *a, const struct event *b)
 	return a->ptime < b->ptime || (a->ptime == b->ptime && a->seq < b->seq);
 }
 
-/* Sift @ev down from the root into the heap's first @n slots, the root being free. */
-static void sift_down(struct evq *q, struct event ev, size_t n)
+/* Sift @ev down from the root into the heap's first @n slots, the root being free.  Inlined:
+ * @ev stays in registers instead of being copied for a call. */
+static inline __attribute__((always_inline)) void sift_down(struct evq *q, struct event ev,
+							     size_t n)
 {
 	size_t i = 0;
 
