@@ -126,6 +126,7 @@ static void push_frame(struct ptask *t, uint32_t path, const int64_t *args, uint
 	memcpy(f->locals, args, sizeof(int64_t) * nr);
 	memset(f->locals + nr, 0, sizeof(int64_t) * (n - nr));
 	memset(f->ready, 0, sizeof(simtime_t) * n);
+	f->ready_max = 0;
 	t->w->pstats[path].calls++;
 }
 
@@ -227,7 +228,7 @@ static simtime_t exec_mem(struct ptask *t, const struct pinsn *in, int64_t *loc,
 	next = thread_access(t, addr, in->addr.size, op, in->site, now);
 	if (in->op == P_LOAD && t->w->mc->mlp > 1) {
 		if (in->dst >= 0)
-			t->frames[t->depth - 1].ready[in->dst] = next;
+			it_set_ready(&t->frames[t->depth - 1], in->dst, next);
 		return load_slot(t, now, next);
 	}
 	return next;
@@ -392,18 +393,19 @@ static void pass_ready(struct ptask *t, const struct pinsn *in, struct frame *f,
 	switch (in->op) {
 	case P_SET:
 	case P_FOR_NEXT:
-		f->ready[in->dst] = r;
+		it_set_ready(f, in->dst, r);
 		break;
 	case P_FOR_INIT:
-		f->ready[in->callee] = f->ready[in->callee + 1] = r;
+		it_set_ready(f, in->callee, r);
+		it_set_ready(f, in->callee + 1, r);
 		break;
 	case P_CALL: /* called after exec_call pushed the callee's frame, right after @f */
 		for (uint8_t i = 0; i < in->nr_args; i++)
-			f[1].ready[i] = r;
+			it_set_ready(&f[1], i, r);
 		break;
 	case P_RETURN:
 		if (t->depth > 1 && f->ret_dst >= 0)
-			f[-1].ready[f->ret_dst] = r;
+			it_set_ready(&f[-1], f->ret_dst, r);
 		break;
 	}
 }
@@ -418,11 +420,14 @@ static bool waits_for_operands(uint8_t op)
 
 /* scoreboard - with mlp > 1, before @in runs: when it must wait for its operands, the time
  * they are there (> @now); else 0, after handing readiness on for what does not wait (a
- * call hands *@r, when its operands are there, on once its frame is pushed). */
+ * call hands *@r, when its operands are there, on once its frame is pushed).  A time at or
+ * before @now may be handed on as 0: every later comparison with the clock treats both alike. */
 static simtime_t scoreboard(struct ptask *t, const struct pinsn *in, struct frame *f,
 			    simtime_t now, simtime_t *r)
 {
-	*r = it_deps_ready(f, in->deps);
+	/* Every local had its value by now: the operands' time is past, as good as 0 to every
+	 * comparison with the thread's clock, which never goes back. */
+	*r = f->ready_max > now ? it_deps_ready(f, in->deps) : 0;
 	if (waits_for_operands(in->op))
 		return *r > now ? *r : 0;
 	if (in->op != P_CALL)

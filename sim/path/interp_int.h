@@ -88,6 +88,14 @@ void it_model_error(struct ptask *t, const struct pinsn *in, const char *fmt, ..
 
 void it_sample(struct samples *s, uint64_t v);
 
+/* it_set_ready - local @l of frame @f has its value at @r (mlp > 1). */
+static inline void it_set_ready(struct frame *f, int l, simtime_t r)
+{
+	f->ready[l] = r;
+	if (r > f->ready_max)
+		f->ready_max = r;
+}
+
 /* it_deps_ready - when every local in @deps of frame @f has its value (mlp > 1). */
 static inline simtime_t it_deps_ready(const struct frame *f, uint64_t deps)
 {
