@@ -169,7 +169,7 @@ struct frame {
 	simtime_t start;
 	int64_t locals[PATH_MAX_LOCALS];
 	simtime_t ready[PATH_MAX_LOCALS]; /* when each local's value exists (machine mlp > 1) */
-	simtime_t ready_max;    /* no ready[] is later (it_set_ready): none pending at or past it */
+	simtime_t ready_max;    /* no local gets its value later (it_set_ready) */
 };
 
 /* The lines (directory indexes) the thread's current top-level call touched: an open-

@@ -10,6 +10,7 @@ void it_lines_init(struct ptask *t)
 {
 	t->lines.slot = g_new0(struct line_slot, LINE_SET_FIRST);
 	t->lines.mask = LINE_SET_FIRST - 1;
+	t->stamp = 1; /* never a free slot's 0, even before the first call */
 }
 
 void it_lines_release(struct ptask *t)
