@@ -28,6 +28,36 @@ static inline bool ev_before(const struct event *a, const struct event *b)
 	return a->ptime < b->ptime || (a->ptime == b->ptime && a->seq < b->seq);
 }
 
+/* Sift @ev down from the root into the heap's first @n slots, the root being free.  Inlined:
+ * @ev stays in registers instead of being copied for a call. */
+static inline __attribute__((always_inline)) void sift_down(struct evq *q, struct event ev,
+							     size_t n)
+{
+	size_t i = 0;
+
+	for (;;) {
+		size_t c = 2 * i + 1;
+
+		if (c >= n)
+			break;
+		if (c + 1 < n && ev_before(&q->heap[c + 1], &q->heap[c]))
+			c++;
+		if (!ev_before(&q->heap[c], &ev))
+			break;
+		q->heap[i] = q->heap[c];
+		i = c;
+	}
+	q->heap[i] = ev;
+}
+
+/* Fill the root a pop left free with the last event (the classic pop's second half). */
+static void fill_root(struct evq *q)
+{
+	q->root_free = false;
+	if (q->len)
+		sift_down(q, q->heap[q->len], q->len);
+}
+
 void evq_push_from(struct evq *q, simtime_t time, simtime_t ptime, ev_fn fn, void *data,
 		   uint64_t arg)
 {
@@ -35,6 +65,13 @@ void evq_push_from(struct evq *q, simtime_t time, simtime_t ptime, ev_fn fn, voi
 	struct event ev = {time, ptime, q->next_seq++, fn, data, arg};
 
 	assert(ptime >= q->now);
+	if (q->root_free) {
+		/* A handler pushes its thread's next step after the pop that ran it: one sift
+		 * down from the free root instead of one for the pop and one up for the push. */
+		q->root_free = false;
+		sift_down(q, ev, ++q->len);
+		return;
+	}
 	if (q->len == q->cap) {
 		q->cap *= 2;
 		q->heap = g_renew(struct event, q->heap, q->cap);
@@ -53,35 +90,15 @@ void evq_push_from(struct evq *q, simtime_t time, simtime_t ptime, ev_fn fn, voi
 
 bool evq_pop(struct evq *q, struct event *ev)
 {
-	struct event last;
-	size_t i = 0;
-
+	if (q->root_free)
+		fill_root(q);
 	if (!q->len)
 		return false;
 	*ev = q->heap[0];
 	q->now = ev->time;
-	last = q->heap[--q->len];
-	/* Sift down the last element from the root. */
-	for (;;) {
-		size_t c = 2 * i + 1;
-
-		if (c >= q->len)
-			break;
-		if (c + 1 < q->len && ev_before(&q->heap[c + 1], &q->heap[c]))
-			c++;
-		if (!ev_before(&q->heap[c], &last))
-			break;
-		q->heap[i] = q->heap[c];
-		i = c;
-	}
-	if (q->len)
-		q->heap[i] = last;
+	/* The root stays free until the next push fills it, or the next pop or peek. */
+	q->root_free = true;
+	q->len--;
 	q->dispatched++;
 	return true;
-}
-
-simtime_t evq_peek_time(const struct evq *q)
-{
-	assert(q->len > 0);
-	return q->heap[0].time;
 }

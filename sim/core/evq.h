@@ -38,6 +38,10 @@ struct evq {
 	uint64_t next_seq;
 	uint64_t dispatched;
 	simtime_t now;      /* time of the event being dispatched */
+	/* The last pop left heap[0] free and the len queued events are heap[1..len]; the
+	 * next push, pop or peek fills it.  Events' keys are unique, so the heap's shape
+	 * never decides the order. */
+	bool root_free;
 };
 
 /* evq_new - an empty queue.  Can't fail (aborts on OOM).  Free with evq_free (accepts NULL). */
@@ -58,12 +62,24 @@ static inline void evq_push(struct evq *q, simtime_t time, ev_fn fn, void *data,
 /* evq_pop - remove the first event into @ev.  Return: false when the queue is empty. */
 bool evq_pop(struct evq *q, struct event *ev);
 
+/* evq_peek_time - time of the first event; the queue must not be empty. */
+static inline simtime_t evq_peek_time(const struct evq *q)
+{
+	assert(q->len > 0);
+	if (!q->root_free)
+		return q->heap[0].time;
+	/* The root is free: the first event is the earlier of its children, heap[1..len]. */
+	if (q->len >= 2 && q->heap[2].time < q->heap[1].time)
+		return q->heap[2].time;
+	return q->heap[1].time;
+}
+
 /* evq_dispatch_direct - account an event at @time that was never pushed because it comes
  * before every queued one (run-ahead, scenario/run.c): it becomes the current time and
  * counts as dispatched, exactly as if it had been pushed and popped.  Can't fail. */
 static inline void evq_dispatch_direct(struct evq *q, simtime_t time)
 {
-	assert(!q->len || time < q->heap[0].time);
+	assert(!q->len || time < evq_peek_time(q));
 	q->now = time;
 	q->dispatched++;
 }
@@ -73,8 +89,5 @@ static inline simtime_t evq_now(const struct evq *q)
 {
 	return q->now;
 }
-
-/* evq_peek_time - time of the first event; the queue must not be empty. */
-simtime_t evq_peek_time(const struct evq *q);
 
 #endif

@@ -6,7 +6,7 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "path/interp_int.h"
+#include "path/interp_addr.h"
 
 /* ------------------------------------------------------------------ accounting */
 
@@ -39,32 +39,29 @@ uint64_t samples_percentile(struct samples *s, unsigned pct)
 	return s->v[(uint64_t)(s->nr - 1) * pct / 100];
 }
 
-/* A memory access by the thread: time, and for top-level calls, lines and remote fetches. */
-simtime_t it_access(struct ptask *t, uint64_t addr, uint32_t size, enum mem_op op,
-		    uint32_t site, simtime_t now)
+/* A memory access by the thread: time, and for top-level calls, lines and remote fetches.
+ * Inlined into exec_mem, the access of most instructions; it_access for the others. */
+static inline __attribute__((always_inline)) simtime_t
+thread_access(struct ptask *t, uint64_t addr, uint32_t size, enum mem_op op, uint32_t site,
+	      simtime_t now)
 {
 	struct mem *m = t->w->mem;
 	simtime_t next = mem_access_from(m, t->cpu, addr, size, op, site,
 					 t->frames[t->depth - 1].caller_site, now);
 	uint32_t idx = m->last_line; /* the access's line: no second directory lookup */
 
-	if (idx != DIR_NONE) {
-		if (idx >= t->line_stamp_cap) {
-			uint32_t old = t->line_stamp_cap;
-
-			t->line_stamp_cap = m->dir.cap;
-			t->line_stamp = g_renew(uint32_t, t->line_stamp, t->line_stamp_cap);
-			memset(t->line_stamp + old, 0, sizeof(uint32_t) * (t->line_stamp_cap - old));
-		}
-		if (t->line_stamp[idx] != t->stamp) {
-			t->line_stamp[idx] = t->stamp;
-			t->call_lines++;
-		}
-	}
+	if (idx != DIR_NONE)
+		it_line_first(t, idx);
 	if (m->last_src == SRC_HITM_RMT || m->last_src == SRC_RMT_HIT ||
 	    m->last_src == SRC_DRAM_RMT)
 		t->call_remote++;
 	return next;
+}
+
+simtime_t it_access(struct ptask *t, uint64_t addr, uint32_t size, enum mem_op op,
+		    uint32_t site, simtime_t now)
+{
+	return thread_access(t, addr, size, op, site, now);
 }
 
 /* ------------------------------------------------------------------ parking */
@@ -129,14 +126,15 @@ static void push_frame(struct ptask *t, uint32_t path, const int64_t *args, uint
 	memcpy(f->locals, args, sizeof(int64_t) * nr);
 	memset(f->locals + nr, 0, sizeof(int64_t) * (n - nr));
 	memset(f->ready, 0, sizeof(simtime_t) * n);
+	f->ready_max = 0;
 	t->w->pstats[path].calls++;
 }
 
 void interp_call(struct ptask *t, uint32_t path, const int64_t *args, simtime_t now)
 {
 	t->depth = 0;
-	t->stamp++;
-	t->call_lines = t->call_remote = 0;
+	it_lines_new_call(t);
+	t->call_remote = 0;
 	push_frame(t, path, args, t->w->prog->paths[path].nr_params, -1, DIR_NONE, now);
 }
 
@@ -155,7 +153,8 @@ static uint32_t thread_mlp(const struct ptask *t)
  * a slot is free.  The loads in flight are a ring in completion order: the ones done by now
  * leave at its head, where the one a load waits for when every slot is taken is too, and a
  * new one, usually the last to complete, goes in near its tail. */
-simtime_t it_load_slot(struct ptask *t, simtime_t now, simtime_t done)
+static inline __attribute__((always_inline)) simtime_t
+load_slot(struct ptask *t, simtime_t now, simtime_t done)
 {
 	const uint32_t mask = t->inflight_mask;
 	simtime_t *q = t->inflight, next = now + t->w->mc->cycle;
@@ -177,13 +176,24 @@ simtime_t it_load_slot(struct ptask *t, simtime_t now, simtime_t done)
 	return next;
 }
 
+simtime_t it_load_slot(struct ptask *t, simtime_t now, simtime_t done)
+{
+	return load_slot(t, now, done);
+}
+
 /* Memory operations with values: load, store, rmw, atomic, cmpxchg. */
 static simtime_t exec_mem(struct ptask *t, const struct pinsn *in, int64_t *loc, simtime_t now)
 {
-	uint64_t addr = it_addr(t, &in->addr, NULL);
+	uint64_t addr = it_addr_inline(t, &in->addr);
 	uint32_t size = in->addr.size < 8 ? in->addr.size : 8;
-	int64_t old = sext(mem_peek(t->w->mem, addr, size), size), nv = old, a = 0;
+	int64_t old = 0, nv, a = 0;
 	enum mem_op op = MEM_LOAD;
+	simtime_t next;
+
+	/* A load into no local reads no value: the access alone is what it models. */
+	if (in->op != P_LOAD || in->dst >= 0)
+		old = sext(mem_peek(t->w->mem, addr, size), size);
+	nv = old;
 
 	if (in->av.kind)
 		a = it_val(t, &in->av, loc);
@@ -215,14 +225,13 @@ static simtime_t exec_mem(struct ptask *t, const struct pinsn *in, int64_t *loc,
 	}
 	if (in->dst >= 0)
 		loc[in->dst] = in->op == P_LOAD || in->op == P_CMPXCHG || in->kind == RMW_SET ? old : nv;
+	next = thread_access(t, addr, in->addr.size, op, in->site, now);
 	if (in->op == P_LOAD && t->w->mc->mlp > 1) {
-		simtime_t done = it_access(t, addr, in->addr.size, op, in->site, now);
-
 		if (in->dst >= 0)
-			t->frames[t->depth - 1].ready[in->dst] = done;
-		return it_load_slot(t, now, done);
+			it_set_ready(&t->frames[t->depth - 1], in->dst, next);
+		return load_slot(t, now, next);
 	}
-	return it_access(t, addr, in->addr.size, op, in->site, now);
+	return next;
 }
 
 static simtime_t exec_work(struct ptask *t, const struct pinsn *in, int64_t *loc,
@@ -384,18 +393,19 @@ static void pass_ready(struct ptask *t, const struct pinsn *in, struct frame *f,
 	switch (in->op) {
 	case P_SET:
 	case P_FOR_NEXT:
-		f->ready[in->dst] = r;
+		it_set_ready(f, in->dst, r);
 		break;
 	case P_FOR_INIT:
-		f->ready[in->callee] = f->ready[in->callee + 1] = r;
+		it_set_ready(f, in->callee, r);
+		it_set_ready(f, in->callee + 1, r);
 		break;
 	case P_CALL: /* called after exec_call pushed the callee's frame, right after @f */
 		for (uint8_t i = 0; i < in->nr_args; i++)
-			f[1].ready[i] = r;
+			it_set_ready(&f[1], i, r);
 		break;
 	case P_RETURN:
 		if (t->depth > 1 && f->ret_dst >= 0)
-			f[-1].ready[f->ret_dst] = r;
+			it_set_ready(&f[-1], f->ret_dst, r);
 		break;
 	}
 }
@@ -410,11 +420,14 @@ static bool waits_for_operands(uint8_t op)
 
 /* scoreboard - with mlp > 1, before @in runs: when it must wait for its operands, the time
  * they are there (> @now); else 0, after handing readiness on for what does not wait (a
- * call hands *@r, when its operands are there, on once its frame is pushed). */
+ * call hands *@r, when its operands are there, on once its frame is pushed).  A time at or
+ * before @now may be handed on as 0: every later comparison with the clock treats both alike. */
 static simtime_t scoreboard(struct ptask *t, const struct pinsn *in, struct frame *f,
 			    simtime_t now, simtime_t *r)
 {
-	*r = it_deps_ready(f, in->deps);
+	/* Every local had its value by now: the operands' time is past, as good as 0 to every
+	 * comparison with the thread's clock, which never goes back. */
+	*r = f->ready_max > now ? it_deps_ready(f, in->deps) : 0;
 	if (waits_for_operands(in->op))
 		return *r > now ? *r : 0;
 	if (in->op != P_CALL)

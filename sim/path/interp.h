@@ -169,6 +169,20 @@ struct frame {
 	simtime_t start;
 	int64_t locals[PATH_MAX_LOCALS];
 	simtime_t ready[PATH_MAX_LOCALS]; /* when each local's value exists (machine mlp > 1) */
+	simtime_t ready_max;    /* no local gets its value later (it_set_ready) */
+};
+
+/* The lines (directory indexes) the thread's current top-level call touched: an open-
+ * addressing set whose slots carry the call's stamp, so a new call empties it without
+ * clearing.  It is as large as the most lines one call touched, not as the directory: a
+ * per-line array per thread cost a realloc and memset at every directory growth and, on
+ * the host, a cache miss per access (interp_lines.c). */
+struct line_slot {
+	uint32_t idx, stamp; /* a stamp other than the call's: free */
+};
+struct line_set {
+	struct line_slot *slot;
+	uint32_t mask;       /* slots - 1, a power of 2 minus 1 */
 };
 
 /* The execution state of one simulated thread running paths. */
@@ -189,8 +203,7 @@ struct ptask {
 	uint32_t park_line;     /* line being watched while parked, DIR_NONE when running */
 	/* per top-level call: distinct lines and remote fetches */
 	uint32_t stamp;
-	uint32_t *line_stamp;
-	uint32_t line_stamp_cap;
+	struct line_set lines;
 	uint64_t call_lines, call_remote;
 	int64_t *truth_at_load;  /* per counter: the truth when the last load was issued */
 	uint64_t truth_gen;      /* the world's truth_gen when truth_at_load was taken */

@@ -7,12 +7,53 @@
 #define PERCPU_STRIDE PERCPU_UNIT
 #define WORK_SIZE 0x100000ull  /* each CPU streams `work` through 1 MiB of its own */
 
-/* The address of @a for the thread's current frame; *cpu gets the instance's CPU. */
-uint64_t it_addr(struct ptask *t, const struct member_ref *a, int *cpu);
+/* it_addr - the address of @a for the thread's current frame (it_addr_inline, for the
+ * instructions other than exec_mem's). */
+uint64_t it_addr(struct ptask *t, const struct member_ref *a);
+
+/* it_running - the instruction the top frame is running (exec_call stepped past the call
+ * already). */
+static inline const struct pinsn *it_running(const struct ptask *t)
+{
+	const struct frame *f = &t->frames[t->depth - 1];
+
+	return &f->code[f->pc];
+}
 
 /* A timed access that also counts lines and remote fetches of the current top-level call. */
 simtime_t it_access(struct ptask *t, uint64_t addr, uint32_t size, enum mem_op op,
 		    uint32_t site, simtime_t now);
+
+/* The line set of the current top-level call (struct line_set): set up and release with the
+ * thread; it_lines_new_call empties it (and zeroes call_lines) for a new call. */
+void it_lines_init(struct ptask *t);
+void it_lines_release(struct ptask *t);
+void it_lines_new_call(struct ptask *t);
+void it_lines_grow(struct ptask *t);
+
+static inline uint32_t it_line_hash(uint32_t idx)
+{
+	return (uint32_t)(((uint64_t)idx * 0x9e3779b97f4a7c15ull) >> 32);
+}
+
+/* it_line_first - is this the current call's first access to line @idx?  Records it, and
+ * counts it in call_lines, if so. */
+static inline bool it_line_first(struct ptask *t, uint32_t idx)
+{
+	struct line_slot *s = t->lines.slot;
+	const uint32_t mask = t->lines.mask;
+
+	for (uint32_t h = it_line_hash(idx) & mask;; h = (h + 1) & mask) {
+		if (s[h].stamp != t->stamp) {
+			s[h] = (struct line_slot){idx, t->stamp};
+			if (++t->call_lines > mask / 2)
+				it_lines_grow(t);
+			return true;
+		}
+		if (s[h].idx == idx)
+			return false;
+	}
+}
 
 /* it_in_range - is @v a valid index below @n?  Else a model error naming @what ("CPU",
  * "entity"); the caller goes on with a valid stand-in until the run stops, so nothing
@@ -46,6 +87,14 @@ void it_model_error(struct ptask *t, const struct pinsn *in, const char *fmt, ..
 	__attribute__((format(printf, 3, 4)));
 
 void it_sample(struct samples *s, uint64_t v);
+
+/* it_set_ready - local @l of frame @f has its value at @r (mlp > 1). */
+static inline void it_set_ready(struct frame *f, int l, simtime_t r)
+{
+	f->ready[l] = r;
+	if (r > f->ready_max)
+		f->ready_max = r;
+}
 
 /* it_deps_ready - when every local in @deps of frame @f has its value (mlp > 1). */
 static inline simtime_t it_deps_ready(const struct frame *f, uint64_t deps)

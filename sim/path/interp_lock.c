@@ -289,7 +289,7 @@ static simtime_t queued_trylock(struct ptask *t, const struct pinsn *in, uint64_
 
 simtime_t it_lock(struct ptask *t, const struct pinsn *in, simtime_t now)
 {
-	uint64_t addr = t->lock_phase ? t->lock_addr : it_addr(t, &in->addr, NULL);
+	uint64_t addr = t->lock_phase ? t->lock_addr : it_addr(t, &in->addr);
 	struct lockstat *ls = lock_get(t->w, addr);
 	bool ticket = t->w->lock_kind == LOCK_TICKET;
 

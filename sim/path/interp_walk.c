@@ -28,7 +28,7 @@ static simtime_t walk_load(struct ptask *t, const struct pinsn *in, struct frame
 	f->locals[in->callee] = e ? (int64_t)GPOINTER_TO_SIZE(e) - 1 : -1;
 	if (t->w->mc->mlp == 1)
 		return done;
-	f->ready[in->callee] = done;
+	it_set_ready(f, in->callee, done);
 	return it_load_slot(t, now, done);
 }
 
@@ -75,7 +75,7 @@ simtime_t it_walk(struct ptask *t, const struct pinsn *in, struct frame *f, simt
 		return next;
 	}
 	loc[in->dst] = loc[c];
-	f->ready[in->dst] = f->ready[c];
+	it_set_ready(f, in->dst, f->ready[c]);
 	f->pc++;
 	return next;
 }

@@ -94,12 +94,12 @@ void pthread_init(struct ptask *t, struct world *w, void *owner, int cpu)
 	t->builtins[EB_CPU] = cpu;
 	t->builtins[EB_NODE] = machine_socket_node(w->mc, machine_cpu_socket(w->mc, cpu));
 	t->truth_at_load = g_new0(int64_t, w->prog->nr_counters ? w->prog->nr_counters : 1);
+	it_lines_init(t);
 }
 
 void pthread_release(struct ptask *t)
 {
-	g_free(t->line_stamp);
+	it_lines_release(t);
 	g_free(t->truth_at_load);
-	t->line_stamp = NULL;
 	t->truth_at_load = NULL;
 }

@@ -155,6 +155,58 @@ START_TEST(evq_push_growth)
 }
 END_TEST
 
+/* The first of @nr events by (time, sequence), every pusher being the current time. */
+static size_t ref_first(const struct event *ref, size_t nr)
+{
+	size_t best = 0;
+
+	for (size_t j = 1; j < nr; j++)
+		if (ref[j].time < ref[best].time ||
+		    (ref[j].time == ref[best].time && ref[j].seq < ref[best].seq))
+			best = j;
+	return best;
+}
+
+/* Handlers pop, peek and push in every order: the queue gives what a plain scan for the
+ * smallest (time, pusher time, sequence) gives, after every step. */
+START_TEST(evq_mixed_ops_random)
+{
+	enum { N = 20000 };
+	struct evq *q = evq_new();
+	struct event *ref = g_new(struct event, N), ev;
+	size_t nr = 0;
+	struct rng r;
+
+	rng_seed(&r, 7, 0);
+	for (uint64_t i = 0; i < N; i++) {
+		uint64_t dice = rng_below(&r, 10);
+		size_t best = ref_first(ref, nr);
+
+		if (nr && dice < 4) {
+			pop_is(q, ref[best].time, ref[best].arg);
+			ref[best] = ref[--nr];
+		} else if (nr && dice < 5) {
+			ck_assert_uint_eq(evq_peek_time(q), ref[best].time);
+		} else {
+			simtime_t t = evq_now(q) + rng_below(&r, 50); /* ties with queued events */
+
+			ref[nr++] = (struct event){.time = t, .seq = q->next_seq, .arg = i};
+			evq_push(q, t, ev_nop, NULL, i);
+		}
+		ck_assert_uint_eq(q->len, nr);
+	}
+	while (nr) {
+		size_t best = ref_first(ref, nr);
+
+		pop_is(q, ref[best].time, ref[best].arg);
+		ref[best] = ref[--nr];
+	}
+	ck_assert(!evq_pop(q, &ev));
+	g_free(ref);
+	evq_free(q);
+}
+END_TEST
+
 /* ---- evq_pop ----------------------------------------------------------------------------- */
 
 START_TEST(evq_pop_dispatched_count)
@@ -317,6 +369,7 @@ static Suite *evq_suite(void)
 	tcase_add_test(tc, evq_push_total_order_random);
 	tcase_add_test(tc, evq_push_interleaved);
 	tcase_add_test(tc, evq_push_growth);
+	tcase_add_test(tc, evq_mixed_ops_random);
 	tc = tcase(s, "evq_push_from");
 	tcase_add_test(tc, evq_push_from_pusher_order);
 	tcase_add_test(tc, evq_push_from_now_is_push);

@@ -298,6 +298,23 @@ START_TEST(interp_pareto_rows_keep_callers_apart)
 }
 END_TEST
 
+/* lines_touched is the distinct lines of each top-level call: sum_twice reads one word of 39
+ * CPUs' instances twice each, 78 loads of 39 lines; more lines than the line set's first
+ * slots hold half full, so the set grows inside a call. */
+START_TEST(interp_lines_touched_are_distinct_lines)
+{
+	const char *sets[] = {"actors[1].loop[1].call=sum_twice", NULL};
+	struct scenario *sc;
+	struct run_result *r = tu_run_scenario("sim/tests/data/mlp.yaml", sets, 0, &sc);
+	const struct pathstat *ps = &r->world->pstats[program_find(r->prog, "sum_twice")];
+
+	ck_assert_uint_gt(ps->top_calls, 1);
+	ck_assert_uint_eq(ps->lines, 39 * ps->top_calls);
+	run_result_free(r);
+	scenario_free(sc);
+}
+END_TEST
+
 static Suite *interp_suite(void)
 {
 	Suite *s = suite_create("interp");
@@ -313,6 +330,7 @@ static Suite *interp_suite(void)
 	tcase_add_test(tc, run_smt_compute_sharing);
 	tcase_add_test(tc, interp_irq_cost_is_a_machine_parameter);
 	tcase_add_test(tc, interp_pareto_rows_keep_callers_apart);
+	tcase_add_test(tc, interp_lines_touched_are_distinct_lines);
 	suite_add_tcase(s, tc);
 	return s;
 }
