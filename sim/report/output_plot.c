@@ -90,7 +90,7 @@ static void lay_members(const struct lay_row *lr, const struct lmember *m, uint3
 {
 	for (uint32_t i = 0; i < nr; i++) {
 		const struct lmember *x = &m[i];
-		const struct layout *sub = embedded(lr->lib, x);
+		const struct layout *sub;
 		g_autofree char *path = NULL;
 
 		if (x->kind == LM_PAD)
@@ -106,7 +106,9 @@ static void lay_members(const struct lay_row *lr, const struct lmember *m, uint3
 			lay_members(lr, x->sub, x->nr_sub, path, base);
 			continue;
 		}
-		if (x->size > OUT_LINE_BYTES && sub) {
+		/* Asked only for a member that spans lines: a struct the library lacks is looked
+		 * for on disk, in every layout directory, each time it is asked for. */
+		if (x->size > OUT_LINE_BYTES && (sub = embedded(lr->lib, x))) {
 			/* An embedded layout's offsets count from its own start. */
 			lay_members(lr, sub->m, sub->nr, path, base + x->offset);
 			continue;
