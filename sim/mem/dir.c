@@ -86,7 +86,7 @@ uint32_t dir_insert(struct dir *d, uint64_t addr, uint16_t home)
 	uint32_t idx, s = d->miss_slot;
 	bool known = d->miss_addr == addr; /* dir_lookup found it absent, and where */
 
-	d->miss_addr = UINT64_MAX;
+	d->miss_addr = UINT64_MAX; /* this insert may take the remembered slot */
 	if (d->nr == d->cap)
 		dir_grow(d);
 	if ((uint64_t)(d->nr + 1) * 2 > (uint64_t)d->slot_mask + 1) {
