@@ -63,9 +63,9 @@ void dir_sharers_grow(struct dir *d, uint32_t idx, int core)
 
 /* Double the slots and re-place every entry.  The slots are the directory's one array that
  * is written whole (every empty slot is DIR_NONE), so they grow on their own, at half full:
- * a lookup that misses (a first touch, asked for up to three times: by a value's peek, by
- * the access, by dir_insert's assert) probes about 2.5 slots on average under linear
- * probing, where at 3/4 full it probed 8.5 (seed 000: x0.92 the time, +18 MiB peak). */
+ * a lookup that misses (a first touch: dir_lookup remembers the absence for the request
+ * and dir_insert that follow) probes about 2.5 slots on average under linear probing,
+ * where at 3/4 full it probed 8.5 (seed 000: x0.92 the time, +18 MiB peak). */
 static void slots_grow(struct dir *d)
 {
 	g_free(d->slot);
