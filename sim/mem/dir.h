@@ -57,6 +57,11 @@ struct dir {
 	 * all ask for the same line, so only the first of them walks the hash. */
 	uint64_t memo_addr;
 	uint32_t memo_idx;
+	/* The line found absent last (dir_lookup) and the empty slot its probe ended at: a
+	 * first touch is asked for by the value read and by the request, then inserted, and
+	 * nothing can fill that slot before the next dir_insert (which forgets it). */
+	uint32_t miss_slot;
+	uint64_t miss_addr;
 };
 
 /* dir_init - an empty directory for @nr_cores cores.  Can't fail. */
@@ -77,21 +82,41 @@ static inline void dir_prefetch(const struct dir *d, uint64_t addr)
 	__builtin_prefetch(&d->slot[dir_hash(addr) & d->slot_mask]);
 }
 
+/* dir_find_slot - the index of @addr's entry, or DIR_NONE; *@slot gets the slot the probe
+ * ended at (the entry's, or the empty one an insert of @addr would take). */
+static inline uint32_t dir_find_slot(const struct dir *d, uint64_t addr, uint32_t *slot)
+{
+	for (uint32_t s = dir_hash(addr) & d->slot_mask;; s = (s + 1) & d->slot_mask) {
+		uint32_t idx = d->slot[s];
+
+		if (idx == DIR_NONE || d->line[idx].addr == addr) {
+			*slot = s;
+			return idx;
+		}
+	}
+}
+
 /* dir_find - the index of @addr's entry, or DIR_NONE. */
 uint32_t dir_find(const struct dir *d, uint64_t addr);
 
-/* dir_lookup - dir_find() that remembers what it found: asking again for the same line costs
- * one comparison.  Entries are never removed, so a remembered index stays valid. */
+/* dir_lookup - dir_find() that remembers what it found, present or absent: asking again for
+ * the same line costs one comparison.  Entries are never removed, so a remembered index stays
+ * valid; an absence holds until the next dir_insert. */
 static inline uint32_t dir_lookup(struct dir *d, uint64_t addr)
 {
-	uint32_t idx;
+	uint32_t idx, s;
 
 	if (d->memo_addr == addr)
 		return d->memo_idx;
-	idx = dir_find(d, addr);
+	if (d->miss_addr == addr)
+		return DIR_NONE;
+	idx = dir_find_slot(d, addr, &s);
 	if (idx != DIR_NONE) {
 		d->memo_addr = addr;
 		d->memo_idx = idx;
+	} else {
+		d->miss_addr = addr;
+		d->miss_slot = s;
 	}
 	return idx;
 }

@@ -131,6 +131,64 @@ START_TEST(dir_find_full_table)
 }
 END_TEST
 
+/* ---- dir_lookup -------------------------------------------------------------------------- */
+
+/* A first touch as the memory system makes it: looked up (absent, remembered), looked up again,
+ * inserted.  Each line is one whose home slot moves when the slots double, so an insert that
+ * grows them cannot use the slot its lookup found.  Every line keeps its index. */
+START_TEST(dir_lookup_then_insert)
+{
+	enum { N = 5000 };
+	uint64_t addr[N], next = 0x900000000000ull;
+	struct dir d;
+
+	dir_init(&d, 4);
+	for (uint32_t i = 0; i < N; i++) {
+		do
+			addr[i] = next += 64;
+		while (!(dir_hash(addr[i]) & (d.slot_mask + 1)));
+		tu_require(dir_lookup(&d, addr[i]) == DIR_NONE, "line %u present early", i);
+		tu_require(dir_lookup(&d, addr[i]) == DIR_NONE, "line %u present early", i);
+		tu_require(dir_insert(&d, addr[i], 0) == i, "line %u: index", i);
+		tu_require(dir_find(&d, addr[i]) == i, "line %u lost", i);
+	}
+	ck_assert_uint_ge(d.slot_mask + 1, 2 * N); /* it grew three times */
+	for (uint32_t i = 0; i < N; i++)
+		tu_require(dir_find(&d, addr[i]) == i, "line %u not found", i);
+	dir_release(&d);
+}
+END_TEST
+
+/* A remembered absence does not outlive an insert: @b is looked up, then @a, whose probe
+ * starts at the same slot, is inserted first and takes the empty slot @b's lookup saw. */
+START_TEST(dir_lookup_absence_forgotten)
+{
+	enum { N = 3000 };
+	struct dir d;
+	uint64_t next = 0x900000000000ull;
+
+	dir_init(&d, 4);
+	for (uint32_t i = 0; i < N; i++) {
+		uint64_t a = line_addr(i), b;
+		uint32_t ia, ib;
+
+		do
+			b = next += 64;
+		while ((dir_hash(a) ^ dir_hash(b)) & d.slot_mask);
+		tu_require(dir_lookup(&d, b) == DIR_NONE && dir_lookup(&d, a) == DIR_NONE &&
+				   dir_lookup(&d, b) == DIR_NONE,
+			   "pair %u present early", i);
+		ia = dir_insert(&d, a, 0);
+		ib = dir_insert(&d, b, 0);
+		tu_require(ia == 2 * i && ib == 2 * i + 1, "pair %u: indexes %u %u", i, ia, ib);
+		tu_require(dir_find(&d, a) == ia && dir_find(&d, b) == ib, "pair %u lost", i);
+	}
+	for (uint32_t i = 0; i < N; i++)
+		tu_require(dir_find(&d, line_addr(i)) == 2 * i, "line %u not found", i);
+	dir_release(&d);
+}
+END_TEST
+
 /* ---- dir_add_sharer / dir_del_sharer ----------------------------------------------------- */
 
 START_TEST(dir_add_sharer_counts_once)
@@ -276,6 +334,9 @@ static Suite *dir_suite(void)
 	tcase_add_test(tc, dir_insert_growth);
 	tc = tcase(s, "dir_find");
 	tcase_add_test(tc, dir_find_full_table);
+	tc = tcase(s, "dir_lookup");
+	tcase_add_test(tc, dir_lookup_then_insert);
+	tcase_add_test(tc, dir_lookup_absence_forgotten);
 	tc = tcase(s, "dir_add_sharer");
 	tcase_add_test(tc, dir_add_sharer_counts_once);
 	tc = tcase(s, "dir_del_sharer");
