@@ -70,13 +70,17 @@ static inline bool it_in_range(struct ptask *t, int64_t v, int64_t n, const char
 int64_t it_eval(struct ptask *t, const struct expr *e, const int64_t *loc);
 
 /* it_val - the value of operand @o (not OPND_NONE) in the current frame, its expression
- * evaluated (it_eval) only when it is more than one constant, local or builtin. */
+ * evaluated (it_eval) only when it is more than one constant, local or builtin, or than one
+ * operator on a local and a constant or two locals. */
 static inline int64_t it_val(struct ptask *t, const struct operand *o, const int64_t *loc)
 {
 	switch (o->kind) {
 	case OPND_CONST: return o->v;
 	case OPND_LOCAL: return loc[o->v];
 	case OPND_BUILTIN: return t->builtins[o->v];
+	case OPND_LOC_CONST: return expr_binop_apply(o->bop, loc[o->x], o->v);
+	case OPND_CONST_LOC: return expr_binop_apply(o->bop, o->v, loc[o->x]);
+	case OPND_LOC_LOC: return expr_binop_apply(o->bop, loc[o->x], loc[o->y]);
 	default: return it_eval(t, o->e, loc);
 	}
 }
