@@ -426,8 +426,16 @@ static simtime_t scoreboard(struct ptask *t, const struct pinsn *in, struct fram
 			    simtime_t now, simtime_t *r)
 {
 	/* Every local had its value by now: the operands' time is past, as good as 0 to every
-	 * comparison with the thread's clock, which never goes back. */
-	*r = f->ready_max > now ? it_deps_ready(f, in->deps) : 0;
+	 * comparison with the thread's clock, which never goes back.  So is each local's time
+	 * in this frame, and a 0 handed on to one of them leaves it so: only a return hands
+	 * readiness on to another frame, whose locals may still wait. */
+	if (f->ready_max <= now) {
+		*r = 0;
+		if (in->op == P_RETURN)
+			pass_ready(t, in, f, 0);
+		return 0;
+	}
+	*r = it_deps_ready(f, in->deps);
 	if (waits_for_operands(in->op))
 		return *r > now ? *r : 0;
 	if (in->op != P_CALL)
@@ -517,7 +525,8 @@ simtime_t interp_run(struct ptask *t, simtime_t now)
 			continue;
 		}
 		if (exec_free(t, in, f, now)) {
-			if (mc->mlp > 1 && in->op == P_CALL && t->depth > 1 &&
+			/* (a 0 for the arguments: push_frame zeroed their times already) */
+			if (mc->mlp > 1 && in->op == P_CALL && ready && t->depth > 1 &&
 			    t->frames[t->depth - 1].pc == 0)
 				pass_ready(t, in, &t->frames[t->depth - 2], ready);
 			continue;
