@@ -238,15 +238,18 @@ static simtime_t exec_work(struct ptask *t, const struct pinsn *in, int64_t *loc
 			   simtime_t now)
 {
 	int64_t bytes = it_val(t, &in->av, loc);
-	uint64_t *cur = &t->w->work_cursor[t->cpu];
+	const struct world *w = t->w;
+	uint64_t *cur = &w->work_cursor[t->cpu];
+	const uint64_t buf = w->work_base + (uint64_t)t->cpu * WORK_SIZE;
+	const enum mem_op op = in->kind ? MEM_STORE : MEM_LOAD;
 
 	/* The buffer is the CPU's own: nothing else touches it, so its lines run back to back,
-	 * up to the end time (the run loop cuts the thread there). */
-	for (int64_t b = 0; b < bytes && !world_stopped(t->w); b += 64) {
-		if (t->w->end_time && now >= t->w->end_time)
+	 * up to the end time (the run loop cuts the thread there).  A page is 64 lines in a
+	 * row: the access is inlined (thread_access) and the loop's invariants are hoisted. */
+	for (int64_t b = 0; b < bytes && !world_stopped(w); b += 64) {
+		if (w->end_time && now >= w->end_time)
 			break;
-		now = it_access(t, t->w->work_base + (uint64_t)t->cpu * WORK_SIZE + *cur, 8,
-				in->kind ? MEM_STORE : MEM_LOAD, in->site, now);
+		now = thread_access(t, buf + *cur, 8, op, in->site, now);
 		*cur = (*cur + 64) % WORK_SIZE;
 	}
 	return now;
