@@ -195,6 +195,8 @@ struct ptask {
 	int64_t builtins[EB_COUNT];
 	struct frame frames[INTERP_MAX_DEPTH];
 	int depth;
+	struct frame *top;      /* &frames[depth - 1] while depth > 0 (a ptask is never copied):
+				 * the running frame, read at every instruction without a multiply */
 	simtime_t now;          /* issue time of the running instruction (model errors) */
 	/* a lock operation in progress */
 	uint8_t lock_phase;

@@ -14,7 +14,7 @@
 void it_model_error(struct ptask *t, const struct pinsn *in, const char *fmt, ...)
 {
 	struct world *w = t->w;
-	const struct frame *f = &t->frames[t->depth - 1];
+	const struct frame *f = t->top;
 	char what[C2C_ERR_MAX];
 	va_list ap;
 
@@ -50,5 +50,5 @@ bool it_out_of_range(struct ptask *t, int64_t v, int64_t n, const char *what)
 
 uint64_t it_addr(struct ptask *t, const struct member_ref *a)
 {
-	return it_addr_inline(t, a);
+	return it_addr_inline(t, a, t->top->locals);
 }
