@@ -69,6 +69,10 @@ static inline bool it_in_range(struct ptask *t, int64_t v, int64_t n, const char
  * model error at the running instruction. */
 int64_t it_eval(struct ptask *t, const struct expr *e, const int64_t *loc);
 
+/* it_val_op - it_val of an operand that is more than one constant, local or builtin: out
+ * of line, so that it_val stays small enough to be inlined everywhere. */
+int64_t it_val_op(struct ptask *t, const struct operand *o, const int64_t *loc);
+
 /* it_val - the value of operand @o (not OPND_NONE) in the current frame, its expression
  * evaluated (it_eval) only when it is more than one constant, local or builtin, or than one
  * operator on a local and a constant or two locals. */
@@ -78,10 +82,7 @@ static inline int64_t it_val(struct ptask *t, const struct operand *o, const int
 	case OPND_CONST: return o->v;
 	case OPND_LOCAL: return loc[o->v];
 	case OPND_BUILTIN: return t->builtins[o->v];
-	case OPND_LOC_CONST: return expr_binop_apply(o->bop, loc[o->x], o->v);
-	case OPND_CONST_LOC: return expr_binop_apply(o->bop, o->v, loc[o->x]);
-	case OPND_LOC_LOC: return expr_binop_apply(o->bop, loc[o->x], loc[o->y]);
-	default: return it_eval(t, o->e, loc);
+	default: return it_val_op(t, o, loc);
 	}
 }
 
