@@ -528,7 +528,7 @@ simtime_t interp_run(struct ptask *t, simtime_t now)
 			continue;
 		}
 		if (exec_free(t, in, f, now)) {
-			/* (a 0 for the arguments: push_frame zeroed their times already) */
+			/* (no 0 is handed on: push_frame zeroed the arguments' times already) */
 			if (mc->mlp > 1 && in->op == P_CALL && ready && t->depth > 1 &&
 			    t->top->pc == 0)
 				pass_ready(t, in, t->top - 1, ready);
