@@ -254,24 +254,18 @@ static int64_t divide(uint8_t op, int64_t x, int64_t y, enum expr_fault *fault)
 	return op == E_DIV ? x / y : x % y;
 }
 
+/* The public binary operator (enum expr_binop) of each postfix one that has one, plus 1. */
+static const uint8_t binop_of[] = {
+	[E_MUL] = EBIN_MUL + 1, [E_ADD] = EBIN_ADD + 1, [E_SUB] = EBIN_SUB + 1,
+	[E_LT] = EBIN_LT + 1, [E_LE] = EBIN_LE + 1, [E_GT] = EBIN_GT + 1, [E_GE] = EBIN_GE + 1,
+	[E_EQ] = EBIN_EQ + 1, [E_NE] = EBIN_NE + 1, [E_MIN] = EBIN_MIN + 1, [E_MAX] = EBIN_MAX + 1,
+};
+
 static int64_t apply(uint8_t op, int64_t x, int64_t y, enum expr_fault *fault)
 {
-	switch (op) {
-	case E_MUL: return (int64_t)((uint64_t)x * (uint64_t)y);
-	case E_DIV:
-	case E_MOD: return divide(op, x, y, fault);
-	case E_ADD: return (int64_t)((uint64_t)x + (uint64_t)y);
-	case E_SUB: return (int64_t)((uint64_t)x - (uint64_t)y);
-	case E_LT: return x < y;
-	case E_LE: return x <= y;
-	case E_GT: return x > y;
-	case E_GE: return x >= y;
-	case E_EQ: return x == y;
-	case E_NE: return x != y;
-	case E_MIN: return x < y ? x : y;
-	case E_MAX: return x > y ? x : y;
-	default: return 0;
-	}
+	if (op == E_DIV || op == E_MOD)
+		return divide(op, x, y, fault);
+	return expr_binop_apply((uint8_t)(binop_of[op] - 1), x, y);
 }
 
 /* Unary operators: negation wraps (-INT64_MIN is INT64_MIN, and so is its abs()). */
@@ -453,6 +447,22 @@ bool expr_operand(const struct expr *e, struct expr_ref *out)
 		return false;
 	out->kind = ref_of[e->code[0].op];
 	out->v = e->code[0].v;
+	return true;
+}
+
+bool expr_binary(const struct expr *e, uint8_t *op, struct expr_ref *x, struct expr_ref *y)
+{
+	struct expr one = {.len = 1};
+
+	if (e->len != 3 || e->code[2].op >= G_N_ELEMENTS(binop_of) || !binop_of[e->code[2].op])
+		return false;
+	one.code = &e->code[0];
+	if (!expr_operand(&one, x))
+		return false;
+	one.code = &e->code[1];
+	if (!expr_operand(&one, y))
+		return false;
+	*op = (uint8_t)(binop_of[e->code[2].op] - 1);
 	return true;
 }
 

@@ -47,6 +47,30 @@ struct expr_ref {
 	int64_t v;     /* local slot, constant value, or builtin id */
 };
 
+/* The binary operators that cannot fault (all but / and %), for the interpreter's compiled
+ * form of `x OP y` on two operands (expr_binary): evaluating it then costs a switch, not a
+ * call into the postfix code (most conditions and increments of the shipped paths). */
+enum expr_binop { EBIN_MUL, EBIN_ADD, EBIN_SUB, EBIN_LT, EBIN_LE, EBIN_GT, EBIN_GE, EBIN_EQ,
+		  EBIN_NE, EBIN_MIN, EBIN_MAX, EBIN_COUNT };
+
+/* expr_binop_apply - @x OP @y, with the wrap-around arithmetic described above. */
+static inline int64_t expr_binop_apply(uint8_t op, int64_t x, int64_t y)
+{
+	switch (op) {
+	case EBIN_MUL: return (int64_t)((uint64_t)x * (uint64_t)y);
+	case EBIN_ADD: return (int64_t)((uint64_t)x + (uint64_t)y);
+	case EBIN_SUB: return (int64_t)((uint64_t)x - (uint64_t)y);
+	case EBIN_LT: return x < y;
+	case EBIN_LE: return x <= y;
+	case EBIN_GT: return x > y;
+	case EBIN_GE: return x >= y;
+	case EBIN_EQ: return x == y;
+	case EBIN_NE: return x != y;
+	case EBIN_MIN: return x < y ? x : y;
+	default: return x > y ? x : y; /* EBIN_MAX */
+	}
+}
+
 /* What went wrong evaluating an expression (the first fault is kept). */
 enum expr_fault { EXPR_OK, EXPR_DIV_ZERO, EXPR_DIV_OVERFLOW };
 
@@ -72,6 +96,10 @@ bool expr_const(const struct expr *e, int64_t *v);
 /* expr_operand - true (and *@out: a constant's value, a local slot or a builtin id) when @e
  * is one operand, which evaluating it only reads. */
 bool expr_operand(const struct expr *e, struct expr_ref *out);
+
+/* expr_binary - true (and *@op, *@x, *@y) when @e is `x OP y`: two operands (a constant, a
+ * local or a builtin each) and a binary operator that cannot fault (enum expr_binop). */
+bool expr_binary(const struct expr *e, uint8_t *op, struct expr_ref *x, struct expr_ref *y);
 
 /* expr_locals - bit l set when @e reads local l (locals 0..63).  NULL gives 0. */
 uint64_t expr_locals(const struct expr *e);

@@ -47,7 +47,7 @@ thread_access(struct ptask *t, uint64_t addr, uint32_t size, enum mem_op op, uin
 {
 	struct mem *m = t->w->mem;
 	simtime_t next = mem_access_from(m, t->cpu, addr, size, op, site,
-					 t->frames[t->depth - 1].caller_site, now);
+					 t->top->caller_site, now);
 	uint32_t idx = m->last_line; /* the access's line: no second directory lookup */
 
 	if (idx != DIR_NONE)
@@ -110,7 +110,7 @@ static int64_t sext(uint64_t v, uint32_t size)
 static void push_frame(struct ptask *t, uint32_t path, const int64_t *args, uint8_t nr,
 		       int16_t ret_dst, uint32_t caller_site, simtime_t now)
 {
-	struct frame *f = &t->frames[t->depth++];
+	struct frame *f = t->top = &t->frames[t->depth++];
 	const struct path *p = &t->w->prog->paths[path];
 	uint32_t n = p->nr_locals;
 
@@ -184,7 +184,7 @@ simtime_t it_load_slot(struct ptask *t, simtime_t now, simtime_t done)
 /* Memory operations with values: load, store, rmw, atomic, cmpxchg. */
 static simtime_t exec_mem(struct ptask *t, const struct pinsn *in, int64_t *loc, simtime_t now)
 {
-	uint64_t addr = it_addr_inline(t, &in->addr);
+	uint64_t addr = it_addr_inline(t, &in->addr, loc);
 	uint32_t size = in->addr.size < 8 ? in->addr.size : 8;
 	int64_t old = 0, nv, a = 0;
 	enum mem_op op = MEM_LOAD;
@@ -228,7 +228,7 @@ static simtime_t exec_mem(struct ptask *t, const struct pinsn *in, int64_t *loc,
 	next = thread_access(t, addr, in->addr.size, op, in->site, now);
 	if (in->op == P_LOAD && t->w->mc->mlp > 1) {
 		if (in->dst >= 0)
-			it_set_ready(&t->frames[t->depth - 1], in->dst, next);
+			it_set_ready(t->top, in->dst, next);
 		return load_slot(t, now, next);
 	}
 	return next;
@@ -238,15 +238,18 @@ static simtime_t exec_work(struct ptask *t, const struct pinsn *in, int64_t *loc
 			   simtime_t now)
 {
 	int64_t bytes = it_val(t, &in->av, loc);
-	uint64_t *cur = &t->w->work_cursor[t->cpu];
+	const struct world *w = t->w;
+	uint64_t *cur = &w->work_cursor[t->cpu];
+	const uint64_t buf = w->work_base + (uint64_t)t->cpu * WORK_SIZE;
+	const enum mem_op op = in->kind ? MEM_STORE : MEM_LOAD;
 
 	/* The buffer is the CPU's own: nothing else touches it, so its lines run back to back,
-	 * up to the end time (the run loop cuts the thread there). */
-	for (int64_t b = 0; b < bytes && !world_stopped(t->w); b += 64) {
-		if (t->w->end_time && now >= t->w->end_time)
+	 * up to the end time (the run loop cuts the thread there).  A page is 64 lines in a
+	 * row: the access is inlined (thread_access) and the loop's invariants are hoisted. */
+	for (int64_t b = 0; b < bytes && !world_stopped(w); b += 64) {
+		if (w->end_time && now >= w->end_time)
 			break;
-		now = it_access(t, t->w->work_base + (uint64_t)t->cpu * WORK_SIZE + *cur, 8,
-				in->kind ? MEM_STORE : MEM_LOAD, in->site, now);
+		now = thread_access(t, buf + *cur, 8, op, in->site, now);
 		*cur = (*cur + 64) % WORK_SIZE;
 	}
 	return now;
@@ -302,7 +305,7 @@ static bool exec_for_next(struct ptask *t, const struct pinsn *in, int64_t *loc)
 /* Return from the current frame; true when the top-level call is over. */
 static bool exec_return(struct ptask *t, const struct pinsn *in, simtime_t now)
 {
-	struct frame *f = &t->frames[t->depth - 1];
+	struct frame *f = t->top;
 	struct pathstat *ps = &t->w->pstats[f->path];
 	int64_t v = in->av.kind ? it_val(t, &in->av, f->locals) : 0;
 
@@ -313,7 +316,7 @@ static bool exec_return(struct ptask *t, const struct pinsn *in, simtime_t now)
 		ps->remote += t->call_remote;
 		return true;
 	}
-	f = &t->frames[t->depth - 1];
+	f = t->top = &t->frames[t->depth - 1];
 	if (f[1].ret_dst >= 0)
 		f->locals[f[1].ret_dst] = v;
 	return false;
@@ -325,7 +328,7 @@ static void exec_call(struct ptask *t, const struct pinsn *in, int64_t *loc, sim
 
 	for (uint8_t i = 0; i < in->nr_args; i++)
 		args[i] = it_val(t, &in->argv[i], loc);
-	t->frames[t->depth - 1].pc++;
+	t->top->pc++;
 	if (t->depth == INTERP_MAX_DEPTH) {
 		it_model_error(t, in, "call of %s nested deeper than %d calls (expected at most "
 			       "INTERP_MAX_DEPTH = %d frames: does a path call itself?)",
@@ -426,8 +429,16 @@ static simtime_t scoreboard(struct ptask *t, const struct pinsn *in, struct fram
 			    simtime_t now, simtime_t *r)
 {
 	/* Every local had its value by now: the operands' time is past, as good as 0 to every
-	 * comparison with the thread's clock, which never goes back. */
-	*r = f->ready_max > now ? it_deps_ready(f, in->deps) : 0;
+	 * comparison with the thread's clock, which never goes back.  So is each local's time
+	 * in this frame, and a 0 handed on to one of them leaves it so: only a return hands
+	 * readiness on to another frame, whose locals may still wait. */
+	if (f->ready_max <= now) {
+		*r = 0;
+		if (in->op == P_RETURN)
+			pass_ready(t, in, f, 0);
+		return 0;
+	}
+	*r = it_deps_ready(f, in->deps);
 	if (waits_for_operands(in->op))
 		return *r > now ? *r : 0;
 	if (in->op != P_CALL)
@@ -502,7 +513,7 @@ simtime_t interp_run(struct ptask *t, simtime_t now)
 	const struct machine *mc = t->w->mc;
 
 	for (uint32_t n = 0; n < INTERP_FREE_INSNS; n++) {
-		struct frame *f = &t->frames[t->depth - 1];
+		struct frame *f = t->top;
 		const struct pinsn *in = &f->code[f->pc];
 		simtime_t next, ready = 0;
 
@@ -517,9 +528,10 @@ simtime_t interp_run(struct ptask *t, simtime_t now)
 			continue;
 		}
 		if (exec_free(t, in, f, now)) {
-			if (mc->mlp > 1 && in->op == P_CALL && t->depth > 1 &&
-			    t->frames[t->depth - 1].pc == 0)
-				pass_ready(t, in, &t->frames[t->depth - 2], ready);
+			/* (no 0 is handed on: push_frame zeroed the arguments' times already) */
+			if (mc->mlp > 1 && in->op == P_CALL && ready && t->depth > 1 &&
+			    t->top->pc == 0)
+				pass_ready(t, in, t->top - 1, ready);
 			continue;
 		}
 		switch (in->op) {

@@ -128,11 +128,13 @@ struct counterstat {
 };
 
 struct world {
-	/* Set when a signal asks the run to stop (scenario/runwatch.h), or NULL: a call that
-	 * runs long stops at its next instruction, not at its end. */
+	/* Set when a signal asks the run to stop (scenario/runwatch.h; world_init points it at
+	 * a flag never set): a call that runs long stops at its next instruction, not at its
+	 * end. */
 	const volatile sig_atomic_t *stop;
 	const struct program *prog;
 	struct mem *mem;
+	const bool *mem_failed;  /* &mem->failed: world_stopped() reads it at every instruction */
 	const struct machine *mc;
 	const struct entities *ents; /* owned by the scenario variant */
 	enum lock_kind lock_kind;
@@ -193,6 +195,8 @@ struct ptask {
 	int64_t builtins[EB_COUNT];
 	struct frame frames[INTERP_MAX_DEPTH];
 	int depth;
+	struct frame *top;      /* &frames[depth - 1] while depth > 0 (a ptask is never copied):
+				 * the running frame, read at every instruction without a multiply */
 	simtime_t now;          /* issue time of the running instruction (model errors) */
 	/* a lock operation in progress */
 	uint8_t lock_phase;
@@ -245,7 +249,8 @@ simtime_t interp_run(struct ptask *t, simtime_t now);
 /* world_stopped - did an invariant violation, a model error or a signal stop the run? */
 static inline bool world_stopped(const struct world *w)
 {
-	return w->mem->failed || w->model_err.set || (w->stop && *w->stop);
+	/* Three flags that are all clear in every run until the end: no branch for each. */
+	return *w->mem_failed | w->model_err.set | (*w->stop != 0);
 }
 
 /* samples_percentile - the @pct-th percentile (0-100) of @s (sorts it). */

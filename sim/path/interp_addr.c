@@ -14,7 +14,7 @@
 void it_model_error(struct ptask *t, const struct pinsn *in, const char *fmt, ...)
 {
 	struct world *w = t->w;
-	const struct frame *f = &t->frames[t->depth - 1];
+	const struct frame *f = t->top;
 	char what[C2C_ERR_MAX];
 	va_list ap;
 
@@ -37,6 +37,16 @@ int64_t it_eval(struct ptask *t, const struct expr *e, const int64_t *loc)
 	return v;
 }
 
+int64_t it_val_op(struct ptask *t, const struct operand *o, const int64_t *loc)
+{
+	switch (o->kind) {
+	case OPND_LOC_CONST: return expr_binop_apply(o->bop, loc[o->x], o->v);
+	case OPND_CONST_LOC: return expr_binop_apply(o->bop, o->v, loc[o->x]);
+	case OPND_LOC_LOC: return expr_binop_apply(o->bop, loc[o->x], loc[o->y]);
+	default: return it_eval(t, o->e, loc);
+	}
+}
+
 bool it_out_of_range(struct ptask *t, int64_t v, int64_t n, const char *what)
 {
 	if (n > 0)
@@ -50,5 +60,5 @@ bool it_out_of_range(struct ptask *t, int64_t v, int64_t n, const char *what)
 
 uint64_t it_addr(struct ptask *t, const struct member_ref *a)
 {
-	return it_addr_inline(t, a);
+	return it_addr_inline(t, a, t->top->locals);
 }

@@ -51,12 +51,11 @@ static inline uint64_t ptr_addr(struct ptask *t, const struct member_ref *a, con
 	return base + member_offset(t, a, loc);
 }
 
-/* it_addr_inline - the address of @a for the thread's current frame. */
+/* it_addr_inline - the address of @a for the thread's current frame, whose locals are @loc. */
 static inline __attribute__((always_inline)) uint64_t
-it_addr_inline(struct ptask *t, const struct member_ref *a)
+it_addr_inline(struct ptask *t, const struct member_ref *a, const int64_t *loc)
 {
 	struct world *w = t->w;
-	const int64_t *loc = t->frames[t->depth - 1].locals;
 	const uint32_t nodes = (uint32_t)w->mc->numa_nodes;
 	uint64_t base;
 	int64_t node = 0, cpu = t->cpu;

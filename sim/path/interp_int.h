@@ -15,7 +15,7 @@ uint64_t it_addr(struct ptask *t, const struct member_ref *a);
  * already). */
 static inline const struct pinsn *it_running(const struct ptask *t)
 {
-	const struct frame *f = &t->frames[t->depth - 1];
+	const struct frame *f = t->top;
 
 	return &f->code[f->pc];
 }
@@ -69,15 +69,20 @@ static inline bool it_in_range(struct ptask *t, int64_t v, int64_t n, const char
  * model error at the running instruction. */
 int64_t it_eval(struct ptask *t, const struct expr *e, const int64_t *loc);
 
+/* it_val_op - it_val of an operand that is more than one constant, local or builtin: out
+ * of line, so that it_val stays small enough to be inlined everywhere. */
+int64_t it_val_op(struct ptask *t, const struct operand *o, const int64_t *loc);
+
 /* it_val - the value of operand @o (not OPND_NONE) in the current frame, its expression
- * evaluated (it_eval) only when it is more than one constant, local or builtin. */
+ * evaluated (it_eval) only when it is more than one constant, local or builtin, or than one
+ * operator on a local and a constant or two locals. */
 static inline int64_t it_val(struct ptask *t, const struct operand *o, const int64_t *loc)
 {
 	switch (o->kind) {
 	case OPND_CONST: return o->v;
 	case OPND_LOCAL: return loc[o->v];
 	case OPND_BUILTIN: return t->builtins[o->v];
-	default: return it_eval(t, o->e, loc);
+	default: return it_val_op(t, o, loc);
 	}
 }
 

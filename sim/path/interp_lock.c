@@ -84,7 +84,7 @@ static simtime_t try_take(struct ptask *t, const struct pinsn *in, uint64_t addr
 	if (free)
 		acquired(ls, t, next, false);
 	if (in->dst >= 0)
-		t->frames[t->depth - 1].locals[in->dst] = free;
+		t->top->locals[in->dst] = free;
 	return next;
 }
 

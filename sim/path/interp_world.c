@@ -13,9 +13,13 @@ void world_init(struct world *w, const struct program *prog, struct mem *mem,
 		const struct machine *mc, const struct entities *ents, enum lock_kind lk,
 		uint64_t qnode_base, uint64_t work_base)
 {
+	static const volatile sig_atomic_t no_signal;
+
 	memset(w, 0, sizeof(*w));
+	w->stop = &no_signal;
 	w->prog = prog;
 	w->mem = mem;
+	w->mem_failed = &mem->failed;
 	w->mc = mc;
 	w->ents = ents;
 	w->lock_kind = lk;

@@ -319,6 +319,25 @@ static bool declare_path(struct program *pr, const struct yt_node *n, const char
 	return !err->set;
 }
 
+/* @e, which is not one operand, as the interpreter reads it: `x OP y` of a local and a
+ * constant or of two locals in the compiled form (struct operand), else the expression. */
+static struct operand binary_operand_of(const struct expr *e)
+{
+	struct expr_ref x, y;
+	uint8_t op;
+
+	if (!expr_binary(e, &op, &x, &y) || (x.kind != EREF_LOCAL && y.kind != EREF_LOCAL) ||
+	    x.kind == EREF_BUILTIN || y.kind == EREF_BUILTIN)
+		return (struct operand){.e = e, .kind = OPND_EXPR};
+	if (x.kind == EREF_LOCAL && y.kind == EREF_LOCAL)
+		return (struct operand){.kind = OPND_LOC_LOC, .bop = op, .x = (uint8_t)x.v,
+					.y = (uint8_t)y.v};
+	if (x.kind == EREF_LOCAL)
+		return (struct operand){.v = y.v, .kind = OPND_LOC_CONST, .bop = op,
+					.x = (uint8_t)x.v};
+	return (struct operand){.v = x.v, .kind = OPND_CONST_LOC, .bop = op, .x = (uint8_t)y.v};
+}
+
 /* @e as the interpreter reads it (struct operand). */
 static struct operand operand_of(const struct expr *e)
 {
@@ -328,9 +347,9 @@ static struct operand operand_of(const struct expr *e)
 
 	if (!e)
 		return (struct operand){.kind = OPND_NONE};
-	if (!expr_operand(e, &r))
-		return (struct operand){.e = e, .kind = OPND_EXPR};
-	return (struct operand){.v = r.v, .kind = kind_of[r.kind]};
+	if (expr_operand(e, &r))
+		return (struct operand){.v = r.v, .kind = kind_of[r.kind]};
+	return binary_operand_of(e);
 }
 
 /* The locals an instruction reads: its operands, arguments and address; and its

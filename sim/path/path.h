@@ -155,14 +155,18 @@ enum list_op { LIST_ADD, LIST_POP, LIST_EMPTY, LIST_OP_COUNT };
  * expression, which costs the host a cache miss or two on every access; anything else is
  * evaluated (OPND_EXPR).  The expression itself stays where the compiler put it (its
  * owner). */
-enum opnd_kind { OPND_NONE, OPND_EXPR, OPND_CONST, OPND_LOCAL, OPND_BUILTIN };
+enum opnd_kind { OPND_NONE, OPND_EXPR, OPND_CONST, OPND_LOCAL, OPND_BUILTIN,
+		 OPND_LOC_CONST, OPND_CONST_LOC, OPND_LOC_LOC /* `x OP y` (expr_binary) */ };
 
 struct operand {
 	union {
-		int64_t v;            /* OPND_CONST: the value; OPND_LOCAL/BUILTIN: its slot */
+		int64_t v;            /* OPND_CONST: the value; OPND_LOCAL/BUILTIN: its slot;
+				       * OPND_LOC_CONST, OPND_CONST_LOC: the constant */
 		const struct expr *e; /* OPND_EXPR */
 	};
 	uint8_t kind;                 /* enum opnd_kind: OPND_NONE for no expression */
+	uint8_t bop;                  /* OPND_LOC_*, OPND_CONST_LOC: enum expr_binop */
+	uint8_t x, y;                 /* their locals: x the first, y a second (OPND_LOC_LOC) */
 };
 
 /* A compiled address: base of (entity in local @ent or a global) object @obj, plus @off,

@@ -171,6 +171,21 @@ START_TEST(interp_mlp_overlaps_independent_loads_only)
 }
 END_TEST
 
+/* A return hands its value's readiness to the caller's local, also over a load still in
+ * flight into it: a store of that local then waits for nothing (a returning frame whose own
+ * locals are all there still hands its 0 on). */
+START_TEST(interp_mlp_return_overwrites_pending_local)
+{
+	const char *over[] = {"machine.mlp=10", "actors[1].loop[2].call=overwritten", NULL};
+	const char *load[] = {"machine.mlp=10", "actors[1].loop[2].call=loaded", NULL};
+	uint64_t n, o = path_mean("sim/tests/data/mlp.yaml", over, "overwritten", &n);
+	uint64_t l = path_mean("sim/tests/data/mlp.yaml", load, "loaded", &n);
+
+	ck_assert_msg(o * 4 < l, "store of a returned value %" G_GUINT64_FORMAT " ps, of a "
+		      "loaded one %" G_GUINT64_FORMAT " ps", o, l);
+}
+END_TEST
+
 /* The fill buffers are the core's: with its SMT sibling running, CPU 0 keeps half of them
  * in flight, exactly as a core of mlp 5 on its own. */
 START_TEST(interp_mlp_shared_by_smt_siblings)
@@ -326,6 +341,7 @@ static Suite *interp_suite(void)
 	tcase_add_test(tc, interp_values_and_counters);
 	tcase_add_test(tc, interp_typed_local_entity);
 	tcase_add_test(tc, interp_mlp_overlaps_independent_loads_only);
+	tcase_add_test(tc, interp_mlp_return_overwrites_pending_local);
 	tcase_add_test(tc, interp_mlp_shared_by_smt_siblings);
 	tcase_add_test(tc, run_smt_compute_sharing);
 	tcase_add_test(tc, interp_irq_cost_is_a_machine_parameter);

@@ -5,6 +5,7 @@
 #include <glib.h>
 #include <string.h>
 
+#include "path/interp_int.h"
 #include "path/path.h"
 #include "testutil.h"
 
@@ -47,6 +48,65 @@ START_TEST(program_load_example)
 	/* Sites name the path, the instruction and the target, for the reports. */
 	ck_assert_ptr_nonnull(strstr(p->site_names[0], "charge:"));
 	ck_assert_ptr_nonnull(strstr(p->site_names[0], "c.rc.lock"));
+	program_free(p);
+	layout_lib_free(lib);
+}
+END_TEST
+
+/* Values where wrap-around and sign show. */
+static const int64_t edge[] = {INT64_MIN, -8, -1, 0, 1, 7, 8, INT64_MAX};
+
+/* Does every operand @o of @e in a compiled form (OPND_LOC_CONST, OPND_CONST_LOC,
+ * OPND_LOC_LOC) give what the expression gives, for locals x and y at the edges?  Return: 1
+ * for an operand in such a form, 0 for one left to the evaluator. */
+static int binary_form_agrees(const struct operand *o, const struct expr *e)
+{
+	int64_t builtins[EB_COUNT] = {4, 2, 3, 1};
+	struct ptask t = {0};
+
+	memcpy(t.builtins, builtins, sizeof(builtins));
+	if (o->kind != OPND_LOC_CONST && o->kind != OPND_CONST_LOC && o->kind != OPND_LOC_LOC)
+		return 0;
+	for (size_t i = 0; i < G_N_ELEMENTS(edge); i++)
+		for (size_t j = 0; j < G_N_ELEMENTS(edge); j++) {
+			int64_t loc[PATH_MAX_LOCALS] = {edge[i], edge[j]};
+			enum expr_fault f = EXPR_OK;
+			int64_t want = expr_eval(e, loc, builtins, &f);
+
+			ck_assert_msg(f == EXPR_OK && it_val(&t, o, loc) == want, "'%s'",
+				      expr_text(e));
+		}
+	return 1;
+}
+
+/* One operator on a local and a constant, or two locals, that cannot fault is compiled for
+ * the interpreter (no postfix code at run time) and gives what the expression does; the
+ * rest (a division, three operands, a builtin, a function of one) is left to the evaluator. */
+START_TEST(program_binary_forms)
+{
+	struct c2c_err err = {0};
+	g_autofree char *path = tu_src_path("sim/tests/data/paths/binary_forms.yaml");
+	struct layout_lib *lib = layout_lib_new();
+	const char *files[] = {path, NULL};
+	struct program *p = program_load(files, lib, NULL, 0, &err);
+	struct ptask t = {0};
+	int64_t loc[PATH_MAX_LOCALS] = {10, 3};
+	int forms = 0;
+
+	ck_assert_msg(p != NULL, "%s", err.msg);
+	for (uint32_t i = 0; i < p->paths[0].nr_code; i++) {
+		const struct pinsn *in = &p->paths[0].code[i];
+
+		if (in->a)
+			forms += binary_form_agrees(&in->av, in->a);
+		if (in->b)
+			forms += binary_form_agrees(&in->bv, in->b);
+	}
+	ck_assert_int_eq(forms, 7); /* x - K, K - x, x - y, y < x, K * x, max(K, y), K - y */
+	/* Which side the constant is on matters: 7 - x, not x - 7. */
+	ck_assert_int_eq(p->paths[0].code[1].av.kind, OPND_CONST_LOC);
+	ck_assert_int_eq(it_val(&t, &p->paths[0].code[1].av, loc), -3);
+	ck_assert_int_eq(it_val(&t, &p->paths[0].code[0].av, loc), 3);
 	program_free(p);
 	layout_lib_free(lib);
 }
@@ -99,6 +159,7 @@ static Suite *path_suite(void)
 	TCase *tc = tcase_create("program_load");
 
 	tcase_add_test(tc, program_load_example);
+	tcase_add_test(tc, program_binary_forms);
 	tcase_add_loop_test(tc, program_load_bad, 0, G_N_ELEMENTS(bads));
 	suite_add_tcase(s, tc);
 	return s;
