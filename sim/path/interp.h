@@ -178,13 +178,18 @@ struct frame {
  * addressing set whose slots carry the call's stamp, so a new call empties it without
  * clearing.  It is as large as the most lines one call touched, not as the directory: a
  * per-line array per thread cost a realloc and memset at every directory growth and, on
- * the host, a cache miss per access (interp_lines.c). */
+ * the host, a cache miss per access (interp_lines.c).  A thread whose call touches more
+ * than LINE_SET_MAX / 2 lines (a walk over every memcg) keeps the call's stamp per line
+ * instead (by_line): there lines come in the order they were made, and a hashed set that
+ * large would miss the host's cache at every access. */
 struct line_slot {
 	uint32_t idx, stamp; /* a stamp other than the call's: free */
 };
 struct line_set {
-	struct line_slot *slot;
+	struct line_slot *slot; /* NULL once by_line is used */
 	uint32_t mask;       /* slots - 1, a power of 2 minus 1 */
+	uint32_t *by_line;   /* per directory index: the stamp of the last call that touched it */
+	uint32_t by_line_cap;
 };
 
 /* The execution state of one simulated thread running paths. */

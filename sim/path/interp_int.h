@@ -30,6 +30,8 @@ void it_lines_init(struct ptask *t);
 void it_lines_release(struct ptask *t);
 void it_lines_new_call(struct ptask *t);
 void it_lines_grow(struct ptask *t);
+/* it_line_first_by_line - it_line_first() of a thread that keeps stamps per line. */
+bool it_line_first_by_line(struct ptask *t, uint32_t idx);
 
 static inline uint32_t it_line_hash(uint32_t idx)
 {
@@ -43,6 +45,8 @@ static inline bool it_line_first(struct ptask *t, uint32_t idx)
 	struct line_slot *s = t->lines.slot;
 	const uint32_t mask = t->lines.mask;
 
+	if (__builtin_expect(!s, 0))
+		return it_line_first_by_line(t, idx);
 	for (uint32_t h = it_line_hash(idx) & mask;; h = (h + 1) & mask) {
 		if (s[h].stamp != t->stamp) {
 			s[h] = (struct line_slot){idx, t->stamp};

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "path/interp.h"
+#include "path/interp_int.h"
 #include "report/report.h"
 #include "scenario/run.h"
 #include "scenario/scenario.h"
@@ -330,6 +331,34 @@ START_TEST(interp_lines_touched_are_distinct_lines)
 }
 END_TEST
 
+/* A call that touches more lines than the line set holds (LINE_SET_MAX / 2: a walk over every
+ * memcg) moves to stamps per line; each line still counts once per call, in that call and
+ * the next. */
+START_TEST(interp_lines_many_in_one_call)
+{
+	enum { N = 100000 };
+	struct machine mc;
+	struct world w = {0};
+	struct ptask t = {0};
+
+	tu_machine(&mc, "skylake-sp-2s", NULL);
+	w.mem = mem_new(&mc, NULL, false);
+	t.w = &w;
+	it_lines_init(&t);
+	for (int call = 0; call < 2; call++) {
+		it_lines_new_call(&t);
+		for (int pass = 0; pass < 2; pass++)
+			for (uint32_t i = 0; i < N; i++) /* a permutation of 0..N-1 */
+				ck_assert(it_line_first(&t, (uint32_t)((uint64_t)i * 7 % N)) == !pass);
+		ck_assert_uint_eq(t.call_lines, N);
+	}
+	ck_assert_ptr_null(t.lines.slot);
+	it_lines_release(&t);
+	mem_free(w.mem);
+	machine_release(&mc);
+}
+END_TEST
+
 static Suite *interp_suite(void)
 {
 	Suite *s = suite_create("interp");
@@ -347,6 +376,7 @@ static Suite *interp_suite(void)
 	tcase_add_test(tc, interp_irq_cost_is_a_machine_parameter);
 	tcase_add_test(tc, interp_pareto_rows_keep_callers_apart);
 	tcase_add_test(tc, interp_lines_touched_are_distinct_lines);
+	tcase_add_test(tc, interp_lines_many_in_one_call);
 	suite_add_tcase(s, tc);
 	return s;
 }
