@@ -233,13 +233,14 @@ thread_op(struct sim *sim, struct thread *t, simtime_t now, simtime_t *next_out)
 	return true;
 }
 
-/* The thread of @t's core whose next step comes first, as the queue orders them: by time,
- * then by push (lseq); NULL when none has one. */
+/* Does @u's next step come before @b's, as the queue orders them: by time, then by push? */
 static inline bool goes_before(const struct thread *u, const struct thread *b)
 {
 	return u->ptime < b->ptime || (u->ptime == b->ptime && u->lseq < b->lseq);
 }
 
+/* The thread of @t's core whose next step comes first (goes_before); NULL when none has
+ * one. */
 static inline struct thread *core_first(struct thread *t)
 {
 	struct thread *best = NULL, *u = t->sib;

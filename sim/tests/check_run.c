@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "scenario/run.h"
+#include "scenario/runwatch.h"
 #include "scenario/scenario.h"
 #include "testutil.h"
 
@@ -367,6 +368,25 @@ START_TEST(run_ahead_lockstep_ties)
 }
 END_TEST
 
+/* The event limit stops a run with run-ahead as without: a settled core's loop
+ * (core_run_settled) keeps the queue's count of dispatched events itself and must hand back
+ * every step it ran.  The limit falls between two of the host watch's looks. */
+START_TEST(run_ahead_event_limit)
+{
+	struct scenario *sc = load("unit-runahead.yaml", NULL, 0, false, 0);
+	uint32_t v = tu_variant(sc, "random");
+	struct c2c_err on = {0}, off = {0};
+
+	sc->limits.events = 3 * RUNWATCH_EVENTS + 1001;
+	ck_assert_ptr_null(run_variant(sc, v, false, &on));
+	sc->no_run_ahead = true;
+	ck_assert_ptr_null(run_variant(sc, v, false, &off));
+	ck_assert(on.limit && off.limit);
+	ck_assert_str_eq(on.msg, off.msg);
+	scenario_free(sc);
+}
+END_TEST
+
 /* Lockstep threads whose first touches tie, pushed by steps run ahead that agree for more
  * than RA_HISTORY steps back: that order decides the directory's, so the variant runs again
  * without run-ahead, and the results are still the queue's. */
@@ -429,6 +449,7 @@ static Suite *run_suite(void)
 	tc = tcase(s, "run_ahead");
 	tcase_add_test(tc, run_ahead_same_results);
 	tcase_add_test(tc, run_ahead_lockstep_ties);
+	tcase_add_test(tc, run_ahead_event_limit);
 	tcase_add_test(tc, run_ahead_cold_ties);
 	tcase_add_test(tc, run_ahead_off_with_checks);
 	tc = tcase(s, "run_result_free");
