@@ -259,11 +259,11 @@ static inline struct thread *core_first(struct thread *t)
 	return best;
 }
 
-/* @t's step ran; @ok: it has a next one at @next, which the step at @now pushes. */
+/* @t's step ran (it was dispatched or unqueued: not queued); @ok: it has a next one at
+ * @next, which the step at @now pushes. */
 static void step_pushed(struct thread *t, bool ok, simtime_t now, simtime_t next)
 {
 	t->live = ok;
-	t->queued = false;
 	t->ptime = next;
 	t->ra.pusher = now;
 	t->lseq = ++*t->ra.core_seq;
