@@ -86,19 +86,6 @@ static inline void pcache_touch(struct pcache *c, struct cway *w)
  * The caller evicts its current content (if tag != 0) before reusing it. */
 struct cway *pcache_victim(struct pcache *c, uint64_t line_addr);
 
-/* pcache_find - pcache_lookup() that, when @line_addr is absent, also sets *@victim to the
- * way pcache_victim() returns (whose scan then finds the set's tags in the host's cache):
- * a miss's lookup and victim together, for the fill that follows. */
-static inline struct cway *pcache_find(struct pcache *c, uint64_t line_addr,
-				       struct cway **victim)
-{
-	struct cway *w = pcache_lookup(c, line_addr);
-
-	if (!w)
-		*victim = pcache_victim(c, line_addr);
-	return w;
-}
-
 /* pcache_stamp - way @w's last-use stamp (0: never used). */
 static inline uint64_t pcache_stamp(const struct pcache *c, const struct cway *w)
 {

@@ -6,9 +6,9 @@
  * every row of the table (under the machine's variant) whose actions are only hit
  * [silent_upgrade] [write_data] [count_st_hit], that keeps the requester's copy and leaves the
  * others state as it was (a load in S, E or M; a store or RMW in M, or in E which silently
- * becomes M), and decodes what its actions do.  mem_hit() then serves such a request the way
- * mem_request() runs that row (exec_actions, apply_next_own, hier_touch, tm_charge), with the
- * two cache ways looked up once: the same latency, load source, statistics, LRU touch, value
+ * becomes M), and decodes what its actions do.  mem_hit() then serves such a request the
+ * way mem_request_ways() runs that row (exec_actions, apply_next_own, hier_touch, tm_charge),
+ * with the two cache ways looked up once: the same latency, load source, statistics, LRU touch, value
  * epoch and action counts.  Anything else -- a miss, a row with any other action, data still
  * in flight (a fill-buffer hit), a watched line -- goes the full way.  check_hit_path's
  * proto_hit_path_matches_table runs every such row both ways and compares all state.
@@ -130,10 +130,10 @@ hit_apply(struct mem *m, struct hier *h, const struct req *rq, const struct hier
 				false); /* a hit is never dropped */
 }
 
-bool mem_hit(struct mem *m, const struct req *rq, struct outcome *out)
+bool mem_hit(struct mem *m, const struct req *rq, struct cway *w2, struct cway *w1,
+	     struct outcome *out)
 {
 	struct hier *h = &m->core[rq->core];
-	struct cway *w1, *w2 = hier_lookup(h, rq->la, &w1);
 	struct mem_hit_rule *hr;
 	struct hier_ways w;
 
@@ -180,14 +180,15 @@ static inline bool memo_ways_hold(const struct mem_memo *mm)
 	return mm->h->l1.tags[mm->i1] == tag && mm->h->l2.tags[mm->i2] == tag;
 }
 
-/* Find @mm's line in its core's caches again (the ways were reused): false when L1d lacks
- * it. */
-static bool memo_find(struct mem_memo *mm)
+/* Find @mm's line in its core's caches again (the ways were reused) and remember its ways:
+ * true when L1d has it.  Else the access is no memo's hit: serve it by the full path, with
+ * the ways just found, into *@next. */
+static bool memo_find(struct mem *m, struct mem_memo *mm, simtime_t now, simtime_t *next)
 {
 	struct cway *w1, *w2 = hier_lookup(mm->h, mm->rq.la, &w1);
 
 	if (!w1)
-		return false;
+		return !mem_memo_miss(m, mm, w2, w1, now, next);
 	mm->i1 = (size_t)(w1 - mm->h->l1.way);
 	mm->i2 = (size_t)(w2 - mm->h->l2.way);
 	return true;
@@ -204,14 +205,16 @@ memo_serve(struct mem *m, struct mem_memo *mm, simtime_t now, simtime_t *next,
 	struct mem_hit_rule *hr;
 	struct outcome o;
 
-	if (!m->hit_fast || m->failed ||
-	    (!memo_ways_hold(mm) && !memo_find(mm)))
+	if (!m->hit_fast || m->failed)
 		return false;
+	if (!memo_ways_hold(mm) && !memo_find(m, mm, now, next))
+		return true;
 	w = (struct hier_ways){.w2 = mm->h->l2.way + mm->i2, .w1 = mm->h->l1.way + mm->i1,
 			       .i2 = mm->i2, .i1 = mm->i1};
-	/* Data there at @now is there at a store's later slot in the store buffer too. */
+	/* Data there at @now is there at a store's later slot in the store buffer too.  Not
+	 * the converse: the full path, with the ways known, decides the rest. */
 	if (!(hr = hit_rule(m, w.w1, mm->rq.core, mm->hit, now, op != MEM_LOAD)))
-		return false;
+		return mem_memo_miss(m, mm, w.w2, w.w1, now, next);
 	mm->rq.now = op == MEM_STORE ? sb_slot(m, mm->rq.cpu, now) : now;
 	hit_apply(m, mm->h, &mm->rq, &w, hr, op != MEM_LOAD, &o);
 	if (m->failed) { /* an invariant broke (check mode): as mem_access_from() returns */

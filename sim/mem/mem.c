@@ -13,24 +13,38 @@
 
 const char *const mem_op_names[MEM_OP_COUNT + 1] = {"load", "store", "rmw", "locked_rmw", NULL};
 
-/* One demand request on one line, for @rq's CPU, site and caller; returns when its data (or
- * ownership) is there.  *line gets the line's directory index (DIR_NONE when the run
- * failed).  Inlined into each case of access_line(): it is on every access's path. */
+/* The ways of a demand request's line in its core's caches, as its caller found them
+ * (hier_lookup: L2 way, and L1d way or NULL), when it did. */
+struct found {
+	struct cway *w2, *w1;
+};
+
+/* One demand request on line @rq->la (and offset @rq->off), for @rq's CPU, site and caller;
+ * returns when its data (or ownership) is there.  @f: the ways its caller found, or NULL.
+ * *line gets the line's directory index (DIR_NONE when the run failed).  Inlined into each
+ * case of access_line(): it is on every access's path. */
 static inline __attribute__((always_inline)) simtime_t
-demand(struct mem *m, struct req *rq, uint64_t addr, int event, simtime_t now, uint32_t *line)
+demand(struct mem *m, struct req *rq, int event, simtime_t now, const struct found *f,
+       uint32_t *line)
 {
 	struct outcome o;
+	struct cway *w1, *w2;
 	bool hit;
 
-	rq->la = mem_line_addr(m, addr);
-	rq->off = (uint8_t)(addr & (m->gsize - 1));
 	rq->event = (uint8_t)event;
 	rq->now = now;
 	if (mem_pf_enabled(m))
 		dir_prefetch(&m->dir, rq->la ^ m->gsize); /* the buddy the prefetcher may ask for */
-	hit = m->hit_fast && mem_hit(m, rq, &o);
+	if (f) {
+		w2 = f->w2;
+		w1 = f->w1;
+	} else {
+		w2 = hier_lookup(&m->core[rq->core], rq->la, &w1);
+	}
+	/* Looked up once for both: mem_hit changes nothing when it does not serve. */
+	hit = m->hit_fast && mem_hit(m, rq, w2, w1, &o);
 	if (!hit)
-		mem_request(m, rq, &o);
+		mem_request_ways(m, rq, w2, w1, &o);
 	if (m->failed) { /* an invariant broke (check mode) or a limit was reached */
 		*line = DIR_NONE;
 		return now;
@@ -43,28 +57,30 @@ demand(struct mem *m, struct req *rq, uint64_t addr, int event, simtime_t now, u
 	return o.done;
 }
 
-/* One access's part on one line; *idx gets the line (DIR_NONE when the run failed).  Inlined
- * too: most accesses are one line, and a hit is a few dozen instructions. */
+/* One access's part on the line of @rq (its la and off set); *idx gets the line (DIR_NONE
+ * when the run failed); @f as for demand().  Inlined too: most accesses are one line, and a
+ * hit is a few dozen instructions. */
 static inline __attribute__((always_inline)) simtime_t
-access_line(struct mem *m, struct req *rq, uint64_t addr, enum mem_op op, simtime_t now,
-	    uint32_t *idx)
+access_line(struct mem *m, struct req *rq, enum mem_op op, simtime_t now,
+	    const struct found *f, uint32_t *idx)
 {
 	simtime_t t, done;
 
 	switch (op) {
 	case MEM_LOAD:
-		return demand(m, rq, addr, EV_LOAD, now, idx);
+		return demand(m, rq, EV_LOAD, now, f, idx);
 	case MEM_STORE:
+		/* The store buffer changes no cache: @f's ways stay right. */
 		t = sb_slot(m, rq->cpu, now);
-		sb_push(m, rq->cpu, demand(m, rq, addr, EV_STORE, t, idx));
+		sb_push(m, rq->cpu, demand(m, rq, EV_STORE, t, f, idx));
 		return t + m->mc->cycle;
 	case MEM_RMW:
-		return demand(m, rq, addr, EV_RMW, now, idx) + m->mc->cycle;
+		return demand(m, rq, EV_RMW, now, f, idx) + m->mc->cycle;
 	case MEM_LOCKED_RMW:
 		/* It starts once every buffered store has committed (the buffer is then empty:
 		 * sb_slot drops entries whose commit time has passed). */
 		t = mem_sb_drained(m, rq->cpu, now);
-		done = demand(m, rq, addr, EV_RMW, t, idx) + m->mc->locked_rmw;
+		done = demand(m, rq, EV_RMW, t, f, idx) + m->mc->locked_rmw;
 		if (*idx != DIR_NONE) {
 			/* The line stays with us until the locked operation completes. */
 			tm_hold(&m->dir.line[*idx], done);
@@ -74,6 +90,13 @@ access_line(struct mem *m, struct req *rq, uint64_t addr, enum mem_op op, simtim
 	default:
 		g_assert_not_reached();
 	}
+}
+
+/* Set @rq's line and offset for @addr. */
+static inline void req_at(const struct mem *m, struct req *rq, uint64_t addr)
+{
+	rq->la = mem_line_addr(m, addr);
+	rq->off = (uint8_t)(addr & (m->gsize - 1));
 }
 
 simtime_t mem_access_from(struct mem *m, int cpu, uint64_t addr, uint32_t size, enum mem_op op,
@@ -91,13 +114,29 @@ simtime_t mem_access_from(struct mem *m, int cpu, uint64_t addr, uint32_t size, 
 	m->last_line = DIR_NONE;
 	if (m->failed)
 		return now;
-	t = access_line(m, &rq, addr, op, now, &m->last_line);
+	req_at(m, &rq, addr);
+	t = access_line(m, &rq, op, now, NULL, &m->last_line);
 	/* An access crossing a line boundary touches each line in turn. */
 	for (uint64_t a = addr; !m->failed && (a >> m->gshift) != (end >> m->gshift);) {
 		a = ((a >> m->gshift) + 1) << m->gshift;
-		t = access_line(m, &rq, a, op, t, &idx);
+		req_at(m, &rq, a);
+		t = access_line(m, &rq, op, t, NULL, &idx);
 	}
 	return m->failed ? now : t;
+}
+
+bool mem_memo_miss(struct mem *m, struct mem_memo *mm, struct cway *w2, struct cway *w1,
+		   simtime_t now, simtime_t *next)
+{
+	const struct found f = {.w2 = w2, .w1 = w1};
+	simtime_t t;
+
+	/* As mem_access_from() of a one-line access that is not a locked RMW (mm->ok), with its
+	 * request made once (mem_memo_init) and its ways found. */
+	m->last_line = DIR_NONE;
+	t = access_line(m, &mm->rq, (enum mem_op)mm->op, now, &f, &m->last_line);
+	*next = m->failed ? now : t;
+	return true;
 }
 
 bool mem_access_known(const struct mem *m, int cpu, uint64_t addr, uint32_t size,

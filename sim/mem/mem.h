@@ -209,10 +209,11 @@ struct mem_memo {
 void mem_memo_init(struct mem *m, struct mem_memo *mm, int cpu, uint64_t addr, uint32_t size,
 		   enum mem_op op, uint32_t site);
 
-/* mem_access_memo - mem_access() of @mm at @now, when it is a private hit in L1d (hit.c): the
- * same state, statistics and *@next, without finding the line's way again.  Return: false,
- * with nothing changed, when it is not one (or the run has failed): then mem_access() must
- * serve it. */
+/* mem_access_memo - mem_access() of @mm at @now (hit.c): the same state, statistics and
+ * *@next, without finding the line's way again when it is a private hit in L1d, and without
+ * making the request again when it is not.  Return: false, with nothing changed, when the
+ * memo may not serve it (an access it cannot be (!ok), the run has failed, private hits go
+ * by the table): then mem_access() must serve it. */
 bool mem_access_memo(struct mem *m, struct mem_memo *mm, simtime_t now, simtime_t *next);
 
 /* mem_access - mem_access_from() with no caller. */

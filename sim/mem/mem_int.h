@@ -40,8 +40,13 @@ static inline uint64_t mem_line_addr(const struct mem *m, uint64_t addr)
 }
 
 /* xact.c */
-/* mem_request - run @rq through the protocol table: look up the row, run its actions, apply
- * the next states, price it.  *out says what happened.  A missing row fails the run. */
+/* mem_request_ways - run @rq through the protocol table: look up the row, run its actions,
+ * apply the next states, price it.  *out says what happened.  A missing row fails the run.
+ * @w2 and @w1 are the line's ways in the requester's L2 and L1d (hier_lookup; NULL where
+ * absent; @w1 is read only for a demand request), which nothing may have changed since. */
+void mem_request_ways(struct mem *m, const struct req *rq, struct cway *w2, struct cway *w1,
+		      struct outcome *out);
+/* mem_request - mem_request_ways() of a prefetch or an eviction: it finds the L2 way. */
 void mem_request(struct mem *m, const struct req *rq, struct outcome *out);
 /* mem_others_dl - what cores other than @core (holding @own) hold of the line of entry @dl. */
 static inline int mem_others_dl(const struct dline *dl, int core, int own)
@@ -82,13 +87,22 @@ static inline uint32_t mem_demand_done(struct mem *m, const struct outcome *o)
 	return o->line;
 }
 
+/* mem_memo_miss - the rest of mem_access_memo() (hit.c) when its private-hit test failed at
+ * @now: mem_access() of @mm, its line's ways in its core's caches found (@w2 in L2, @w1 in
+ * L1d, each NULL when absent); *@next gets what mem_access() returns.  Return: true (the
+ * memo's return, so that the hit path ends in a tail call). */
+bool mem_memo_miss(struct mem *m, struct mem_memo *mm, struct cway *w2, struct cway *w1,
+		   simtime_t now, simtime_t *next);
+
 /* hit.c */
 /* mem_hit_rules - decode the private-hit rows of the table for m->pvariant into m->hit. */
 void mem_hit_rules(struct mem *m);
-/* mem_hit - serve demand request @rq as mem_request() would, without walking the table, when
- * it is a private hit (a row of m->hit, data not in flight, line not watched).  Return: false,
- * with nothing changed, when it is not (then mem_request() must serve it). */
-bool mem_hit(struct mem *m, const struct req *rq, struct outcome *out);
+/* mem_hit - serve demand request @rq as mem_request_ways() would, without walking the table, when
+ * it is a private hit (a row of m->hit, data not in flight, line not watched); @w2 and @w1 are
+ * its line's ways as for mem_request_ways().  Return: false, with nothing changed, when it is
+ * not (then mem_request_ways() must serve it). */
+bool mem_hit(struct mem *m, const struct req *rq, struct cway *w2, struct cway *w1,
+	     struct outcome *out);
 
 /* account.c */
 /* acct_demand - count demand request @rq.  Return: its Pareto row, DIR_NONE when its line is

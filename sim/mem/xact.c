@@ -25,7 +25,7 @@ struct exec {
 	bool in_l1;         /* demand request found the line in L1d (else L2) */
 	bool pf;            /* the copy found arrived by prefetch, unused so far */
 	simtime_t ready_at; /* when the requester's own copy has its data (hits wait for it) */
-	struct cway *victim; /* a miss: the L2 way its fill takes (pcache_find) */
+	struct cway *victim; /* a miss: the L2 way its fill takes (pcache_victim) */
 	struct cway *w2;     /* else the L2 way of the requester's copy */
 };
 
@@ -63,7 +63,7 @@ static void core_invalidate(struct mem *m, int core, uint32_t idx, struct cway *
 	dir_del_sharer(&m->dir, idx, core);
 }
 
-/* Make room in @core's L2 in way @v, the one a miss found (pcache_find: no action of a miss
+/* Make room in @core's L2 in way @v, the one a miss found (pcache_victim: no action of a miss
  * row touches the requester's caches): its line goes through the protocol's EVICT row. */
 static struct cway *l2_slot(struct mem *m, int core, struct cway *v, simtime_t now)
 {
@@ -324,18 +324,25 @@ static const struct proto_row *find_row(struct mem *m, const struct req *rq, uin
 
 void mem_request(struct mem *m, const struct req *rq, struct outcome *out)
 {
+	assert(rq->prefetch || rq->event == EV_EVICT);
+	/* Only a demand request asks whether L1d has the line. */
+	mem_request_ways(m, rq, pcache_lookup(&m->core[rq->core].l2, rq->la), NULL, out);
+}
+
+void mem_request_ways(struct mem *m, const struct req *rq, struct cway *w2, struct cway *w1,
+		      struct outcome *out)
+{
 	struct hier *h = &m->core[rq->core];
 	bool demand = !rq->prefetch && rq->event != EV_EVICT;
-	struct exec x = {0};
-	struct cway *w2 = pcache_find(&h->l2, rq->la, &x.victim);
+	struct exec x = {.w2 = w2,
+			 .victim = w2 ? NULL : pcache_victim(&h->l2, rq->la)};
 	uint32_t idx = w2 ? w2->line : mem_line_index(m, rq->la);
 	int own = w2 ? w2->state : MESI_I, others = mem_others(m, idx, rq->core, own);
 	const struct proto_row *r = find_row(m, rq, idx, own, others);
 	bool applies;
 
-	x.w2 = w2;
-	if (w2) { /* L1d holds only what L2 does */
-		x.in_l1 = demand && pcache_lookup(&h->l1, rq->la);
+	if (w2) {
+		x.in_l1 = demand && w1;
 		x.pf = w2->pf;
 		x.ready_at = w2->ready_at;
 	} else if (x.victim->tag) {

@@ -159,7 +159,8 @@ START_TEST(proto_hit_path_matches_table)
 }
 END_TEST
 
-/* A memo (mem_access_memo) serves its operation as mem_access() would, or leaves it to
+/* A memo (mem_access_memo) serves its operation as mem_access() would (a private hit by its
+ * own path, anything else by the full path with the ways it found), or leaves it to
  * mem_access(): 4 CPUs repeat 12 operations each (lines of their own and shared ones, every
  * kind, some crossing a line), with evictions, so memos meet reused ways, copies in other
  * states, misses, data in flight and a full store buffer. */
