@@ -86,7 +86,7 @@ uint32_t acct_demand(struct mem *m, const struct req *rq, const struct outcome *
 void acct_prefetch(struct mem *m, const struct req *rq, const struct outcome *o)
 {
 	struct mstats *s = &m->st;
-	uint32_t l = o->line;
+	uint32_t l = o->line, rec;
 
 	if (o->dropped) {
 		ls_add(s, l, LS_PF_DROPPED, 1);
@@ -94,13 +94,15 @@ void acct_prefetch(struct mem *m, const struct req *rq, const struct outcome *o)
 	}
 	if (o->pf_hitm)
 		mstats_track(s, l); /* a HITM makes the buddy shared */
-	ls_add(s, l, LS_PF_FILLS, o->filled);
-	ls_add(s, l, LS_PF_HITM, o->pf_hitm);
-	ls_add(s, l, LS_PF_XFER, o->from_cache && !o->pf_hitm);
-	ls_add(s, l, LS_PF_INV, o->nr_inv);
+	rec = s->rec_of[l]; /* looked up once: every add below goes to it */
+	rec_add(s, rec, LS_PF_FILLS, o->filled);
+	rec_add(s, rec, LS_PF_HITM, o->pf_hitm);
+	rec_add(s, rec, LS_PF_XFER, o->from_cache && !o->pf_hitm);
+	rec_add(s, rec, LS_PF_INV, o->nr_inv);
 	if (rq->cause != DIR_NONE) {
-		ls_add(s, rq->cause, LS_PF_CAUSED_HITM, o->pf_hitm);
-		ls_add(s, rq->cause, LS_PF_CAUSED_INV, o->nr_inv);
+		rec = s->rec_of[rq->cause];
+		rec_add(s, rec, LS_PF_CAUSED_HITM, o->pf_hitm);
+		rec_add(s, rec, LS_PF_CAUSED_INV, o->nr_inv);
 		if (rq->cause_orow != DIR_NONE)
 			os_add(s, rq->cause_orow, OS_PF_CAUSED_HITM, o->pf_hitm);
 	}
