@@ -167,7 +167,7 @@ void mem_memo_init(struct mem *m, struct mem_memo *mm, int cpu, uint64_t addr, u
 		       .la = mem_line_addr(m, addr), .off = (uint8_t)(addr & (m->gsize - 1)),
 		       .event = (uint8_t)memo_event(op), .site = site, .caller = DIR_NONE,
 		       .cause = DIR_NONE, .cause_orow = DIR_NONE},
-		.hit = &m->hit[0][0][memo_event(op)], .op = (uint8_t)op,
+		.hit = &m->hit[0][0][memo_event(op)], .op = (uint8_t)op, .line = DIR_NONE,
 		.ok = op != MEM_LOCKED_RMW && addr >> m->gshift == end >> m->gshift};
 }
 
@@ -185,8 +185,13 @@ static inline bool memo_ways_hold(const struct mem_memo *mm)
  * the ways just found, into *@next. */
 static bool memo_find(struct mem *m, struct mem_memo *mm, simtime_t now, simtime_t *next)
 {
-	struct cway *w1, *w2 = hier_lookup(mm->h, mm->rq.la, &w1);
+	struct cway *w1 = NULL, *w2 = NULL;
 
+	/* A core holds a copy only if the directory lists it (mem_check_line): a copy another
+	 * core's request took is not looked for.  Check mode looks, and reports a directory
+	 * that lies. */
+	if (m->check || mm->line == DIR_NONE || dir_has(&m->dir, mm->line, mm->rq.core))
+		w2 = hier_lookup(mm->h, mm->rq.la, &w1);
 	if (!w1)
 		return !mem_memo_miss(m, mm, w2, w1, now, next);
 	mm->i1 = (size_t)(w1 - mm->h->l1.way);

@@ -135,6 +135,8 @@ bool mem_memo_miss(struct mem *m, struct mem_memo *mm, struct cway *w2, struct c
 	 * request made once (mem_memo_init) and its ways found. */
 	m->last_line = DIR_NONE;
 	t = access_line(m, &mm->rq, (enum mem_op)mm->op, now, &f, &m->last_line);
+	if (m->last_line != DIR_NONE)
+		mm->line = m->last_line;
 	*next = m->failed ? now : t;
 	return true;
 }

@@ -203,6 +203,7 @@ struct mem_memo {
 	struct mem_hit_rule *hit; /* &mem.hit[0][0][its event] */
 	uint8_t op;           /* enum mem_op */
 	bool ok;              /* a load, store or RMW within one line: mem_access_memo may serve it */
+	uint32_t line;        /* its line's directory index, once an access made it (else DIR_NONE) */
 };
 
 /* mem_memo_init - remember mem_access(@cpu, @addr, @size, @op, @site) in @mm.  Can't fail. */
