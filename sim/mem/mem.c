@@ -131,8 +131,8 @@ bool mem_memo_miss(struct mem *m, struct mem_memo *mm, struct cway *w2, struct c
 	const struct found f = {.w2 = w2, .w1 = w1};
 	simtime_t t;
 
-	/* As mem_access_from() of a one-line access that is not a locked RMW (mm->ok), with its
-	 * request made once (mem_memo_init) and its ways found. */
+	/* As mem_access_from() of a one-line access (mm->ok), with its request made once
+	 * (mem_memo_init) and its ways found. */
 	m->last_line = DIR_NONE;
 	t = access_line(m, &mm->rq, (enum mem_op)mm->op, now, &f, &m->last_line);
 	if (m->last_line != DIR_NONE)

@@ -194,15 +194,15 @@ struct req {
 	simtime_t now;
 };
 
-/* A one-line load, store or RMW that one CPU issues again and again (a raw operation of an
- * actor's loop): what mem_access_from() works out each time, worked out once. */
+/* A one-line access that one CPU issues again and again (a raw operation of an actor's
+ * loop): what mem_access_from() works out each time, worked out once. */
 struct mem_memo {
 	struct req rq;        /* its demand request, but for the time */
 	struct hier *h;       /* its core's caches */
 	size_t i1, i2;        /* the L1d and L2 ways that held the line last (0 at first) */
 	struct mem_hit_rule *hit; /* &mem.hit[0][0][its event] */
 	uint8_t op;           /* enum mem_op */
-	bool ok;              /* a load, store or RMW within one line: mem_access_memo may serve it */
+	bool ok;              /* within one line: mem_access_memo may serve it */
 	uint32_t line;        /* its line's directory index, once an access made it (else DIR_NONE) */
 };
 
@@ -213,8 +213,8 @@ void mem_memo_init(struct mem *m, struct mem_memo *mm, int cpu, uint64_t addr, u
 /* mem_access_memo - mem_access() of @mm at @now (hit.c): the same state, statistics and
  * *@next, without finding the line's way again when it is a private hit in L1d, and without
  * making the request again when it is not.  Return: false, with nothing changed, when the
- * memo may not serve it (an access it cannot be (!ok), the run has failed, private hits go
- * by the table): then mem_access() must serve it. */
+ * memo may not serve it (an access that crosses a line (!ok), the run has failed, private
+ * hits go by the table): then mem_access() must serve it. */
 bool mem_access_memo(struct mem *m, struct mem_memo *mm, simtime_t now, simtime_t *next);
 
 /* mem_access - mem_access_from() with no caller. */

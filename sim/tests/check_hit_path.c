@@ -254,7 +254,7 @@ START_TEST(proto_memo_matches_access)
 	}
 	/* Both ways were taken, many times, and watched lines were written. */
 	ck_assert_uint_gt(served, 1000);
-	ck_assert_uint_gt(refused, 1000);
+	ck_assert_uint_gt(refused, 300); /* the one operation in 12 that crosses a line */
 	ck_assert_uint_gt(wb.nr, 20);
 	mem_free(a);
 	mem_free(b);
