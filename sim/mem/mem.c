@@ -26,8 +26,6 @@ demand(struct mem *m, struct req *rq, uint64_t addr, int event, simtime_t now, u
 	rq->off = (uint8_t)(addr & (m->gsize - 1));
 	rq->event = (uint8_t)event;
 	rq->now = now;
-	if (mem_pf_enabled(m))
-		dir_prefetch(&m->dir, rq->la ^ m->gsize); /* the buddy the prefetcher may ask for */
 	hit = m->hit_fast && mem_hit(m, rq, &o);
 	if (!hit)
 		mem_request(m, rq, &o);
