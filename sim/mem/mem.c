@@ -33,8 +33,6 @@ demand(struct mem *m, struct req *rq, int event, simtime_t now, const struct fou
 
 	rq->event = (uint8_t)event;
 	rq->now = now;
-	if (mem_pf_enabled(m))
-		dir_prefetch(&m->dir, rq->la ^ m->gsize); /* the buddy the prefetcher may ask for */
 	if (f) {
 		w2 = f->w2;
 		w1 = f->w1;

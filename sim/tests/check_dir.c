@@ -106,85 +106,109 @@ END_TEST
 
 /* ---- dir_find ---------------------------------------------------------------------------- */
 
-/* A table filled to its growth point (load factor 1/2, so probe chains are long) still finds
- * every line and terminates on absent ones; the next insert grows it and keeps indexes. */
+/* Slots filled to their growth point (half full, so probe chains are long), one line in each
+ * region, still find every line and end on absent ones, in a present region or not; the next
+ * region grows them and every line keeps its index. */
 START_TEST(dir_find_full_table)
 {
 	struct dir d;
-	uint32_t cap;
+	uint32_t n, slots;
 
 	dir_init(&d, 2);
-	cap = d.cap;
-	for (uint32_t i = 0; i < cap; i++)
-		ck_assert_uint_eq(dir_insert(&d, (uint64_t)i * 64, 0), i);
-	ck_assert_uint_eq(d.cap, cap);
-	for (uint32_t i = 0; i < cap; i++)
-		ck_assert_uint_eq(dir_find(&d, (uint64_t)i * 64), i);
-	for (uint32_t i = cap; i < 4 * cap; i++)
-		ck_assert_uint_eq(dir_find(&d, (uint64_t)i * 64), DIR_NONE);
-	ck_assert_uint_eq(dir_insert(&d, (uint64_t)cap * 64, 0), cap);
-	ck_assert_uint_eq(d.cap, 2 * cap);
-	for (uint32_t i = 0; i <= cap; i++) {
-		ck_assert_uint_eq(dir_find(&d, (uint64_t)i * 64), i);
+	slots = d.slot_mask + 1;
+	n = slots / 2;
+	for (uint32_t i = 0; i < n; i++)
+		ck_assert_uint_eq(dir_insert(&d, (uint64_t)i * DIR_REGION_BYTES, 0), i);
+	ck_assert_uint_eq(d.slot_mask + 1, slots);
+	ck_assert_uint_eq(d.nr_reg, n);
+	for (uint32_t i = 0; i < n; i++) {
+		ck_assert_uint_eq(dir_find(&d, (uint64_t)i * DIR_REGION_BYTES), i);
+		ck_assert_uint_eq(dir_find(&d, (uint64_t)i * DIR_REGION_BYTES + 64), DIR_NONE);
 	}
+	for (uint32_t i = n; i < 4 * n; i++)
+		ck_assert_uint_eq(dir_find(&d, (uint64_t)i * DIR_REGION_BYTES), DIR_NONE);
+	ck_assert_uint_eq(dir_insert(&d, (uint64_t)n * DIR_REGION_BYTES, 0), n);
+	ck_assert_uint_eq(d.slot_mask + 1, 2 * slots);
+	for (uint32_t i = 0; i <= n; i++)
+		ck_assert_uint_eq(dir_find(&d, (uint64_t)i * DIR_REGION_BYTES), i);
+	dir_release(&d);
+}
+END_TEST
+
+/* Every line of a region has an entry of its own: all DIR_REGION_LINES lines of many
+ * regions, inserted in an order that fills each region out of order, across the growths of
+ * the regions and their slots, and found by dir_find; lines of the next region stay absent. */
+START_TEST(dir_find_region_lines)
+{
+	enum { REGIONS = 3000 };
+	struct dir d;
+	uint32_t n = 0;
+
+	dir_init(&d, 4);
+	for (uint32_t k = 0; k < DIR_REGION_LINES; k++)
+		for (uint32_t r = 0; r < REGIONS; r++) {
+			uint64_t a = 0x7000000000ull + (uint64_t)r * 5 * DIR_REGION_BYTES +
+				     (uint64_t)((k * 3 + r) % DIR_REGION_LINES) * 64;
+
+			tu_require(dir_insert(&d, a, 0) == n++, "line %u of region %u: index", k, r);
+		}
+	ck_assert_uint_eq(d.nr_reg, REGIONS);
+	n = 0;
+	for (uint32_t k = 0; k < DIR_REGION_LINES; k++)
+		for (uint32_t r = 0; r < REGIONS; r++) {
+			uint64_t a = 0x7000000000ull + (uint64_t)r * 5 * DIR_REGION_BYTES +
+				     (uint64_t)((k * 3 + r) % DIR_REGION_LINES) * 64;
+
+			tu_require(dir_find(&d, a) == n++ && d.line[n - 1].addr == a,
+				   "line %u of region %u lost", k, r);
+			tu_require(dir_find(&d, a + DIR_REGION_BYTES) == DIR_NONE,
+				   "line %u of region %u found in the next region", k, r);
+		}
 	dir_release(&d);
 }
 END_TEST
 
 /* ---- dir_lookup -------------------------------------------------------------------------- */
 
-/* A first touch as the memory system makes it: looked up (absent, remembered), looked up again,
- * inserted.  Each line is one whose home slot moves when the slots double, so an insert that
- * grows them cannot use the slot its lookup found.  Every line keeps its index. */
+/* A first touch as the memory system makes it: looked up (absent), looked up again,
+ * inserted; then the line, its region's neighbour (absent until inserted) and a line of
+ * another region of the same page, in turn: what dir_lookup remembers (the line, its region)
+ * answers only for them.  Every line keeps its index across the growths. */
 START_TEST(dir_lookup_then_insert)
 {
 	enum { N = 5000 };
-	uint64_t addr[N], next = 0x900000000000ull;
 	struct dir d;
+	uint32_t n = 0;
 
 	dir_init(&d, 4);
 	for (uint32_t i = 0; i < N; i++) {
-		do
-			addr[i] = next += 64;
-		while (!(dir_hash(addr[i]) & (d.slot_mask + 1)));
-		tu_require(dir_lookup(&d, addr[i]) == DIR_NONE, "line %u present early", i);
-		tu_require(dir_lookup(&d, addr[i]) == DIR_NONE, "line %u present early", i);
-		tu_require(dir_insert(&d, addr[i], 0) == i, "line %u: index", i);
-		tu_require(dir_find(&d, addr[i]) == i, "line %u lost", i);
-	}
-	ck_assert_uint_ge(d.slot_mask + 1, 2 * N); /* it grew three times */
-	for (uint32_t i = 0; i < N; i++)
-		tu_require(dir_find(&d, addr[i]) == i, "line %u not found", i);
-	dir_release(&d);
-}
-END_TEST
+		uint64_t a = 0x900000000000ull + (uint64_t)i * 4096, b = a + 64,
+			 c = a + DIR_REGION_BYTES;
+		uint32_t ia, ib, ic;
 
-/* A remembered absence does not outlive an insert: @b is looked up, then @a, whose probe
- * starts at the same slot, is inserted first and takes the empty slot @b's lookup saw. */
-START_TEST(dir_lookup_absence_forgotten)
-{
-	enum { N = 3000 };
-	struct dir d;
-	uint64_t next = 0x900000000000ull;
-
-	dir_init(&d, 4);
-	for (uint32_t i = 0; i < N; i++) {
-		uint64_t a = line_addr(i), b;
-		uint32_t ia, ib;
-
-		do
-			b = next += 64;
-		while ((dir_hash(a) ^ dir_hash(b)) & d.slot_mask);
-		tu_require(dir_lookup(&d, b) == DIR_NONE && dir_lookup(&d, a) == DIR_NONE &&
+		tu_require(dir_lookup(&d, a) == DIR_NONE, "line %u present early", i);
+		tu_require(dir_lookup(&d, a) == DIR_NONE, "line %u present early", i);
+		tu_require((ia = dir_insert(&d, a, 0)) == n++, "line %u: index", i);
+		tu_require(dir_lookup(&d, b) == DIR_NONE && dir_lookup(&d, a) == ia &&
 				   dir_lookup(&d, b) == DIR_NONE,
-			   "pair %u present early", i);
-		ia = dir_insert(&d, a, 0);
-		ib = dir_insert(&d, b, 0);
-		tu_require(ia == 2 * i && ib == 2 * i + 1, "pair %u: indexes %u %u", i, ia, ib);
-		tu_require(dir_find(&d, a) == ia && dir_find(&d, b) == ib, "pair %u lost", i);
+			   "line %u: its neighbour present early", i);
+		tu_require((ib = dir_insert(&d, b, 0)) == n++, "line %u: neighbour's index", i);
+		tu_require(dir_lookup(&d, c) == DIR_NONE && dir_lookup(&d, a) == ia,
+			   "line %u: the next region present early", i);
+		tu_require((ic = dir_insert(&d, c, 0)) == n++, "line %u: next region's index", i);
+		tu_require(dir_lookup(&d, a) == ia && dir_lookup(&d, b) == ib &&
+				   dir_lookup(&d, c) == ic && dir_lookup(&d, a) == ia,
+			   "line %u: a remembered line or region answered for another", i);
 	}
+	ck_assert_uint_ge(d.slot_mask + 1, 4 * N); /* they grew */
+	n = 0;
 	for (uint32_t i = 0; i < N; i++)
-		tu_require(dir_find(&d, line_addr(i)) == 2 * i, "line %u not found", i);
+		for (uint32_t k = 0; k < 3; k++) {
+			uint64_t a = 0x900000000000ull + (uint64_t)i * 4096;
+
+			a += k == 1 ? 64 : k == 2 ? DIR_REGION_BYTES : 0;
+			tu_require(dir_find(&d, a) == n++, "line %u/%u not found", i, k);
+		}
 	dir_release(&d);
 }
 END_TEST
@@ -334,9 +358,9 @@ static Suite *dir_suite(void)
 	tcase_add_test(tc, dir_insert_growth);
 	tc = tcase(s, "dir_find");
 	tcase_add_test(tc, dir_find_full_table);
+	tcase_add_test(tc, dir_find_region_lines);
 	tc = tcase(s, "dir_lookup");
 	tcase_add_test(tc, dir_lookup_then_insert);
-	tcase_add_test(tc, dir_lookup_absence_forgotten);
 	tc = tcase(s, "dir_add_sharer");
 	tcase_add_test(tc, dir_add_sharer_counts_once);
 	tc = tcase(s, "dir_del_sharer");
