@@ -101,8 +101,8 @@ static bool thread_settled(struct sim *sim, struct thread *t)
  * smaller sequence number.  Nothing else is pushed after this in a step, so the order of
  * every event stays what the queue gives.  A step pushed by a step run ahead (@pusher past
  * the queue's time) goes into the pending table (ra_tie()). */
-static void schedule(struct sim *sim, struct thread *t, simtime_t next, simtime_t pusher,
-		     bool may_keep)
+static inline __attribute__((always_inline)) void
+schedule(struct sim *sim, struct thread *t, simtime_t next, simtime_t pusher, bool may_keep)
 {
 	t->live = false;
 	if (past_end(sim, next) || clock_passes_max(sim, t, pusher, next))
