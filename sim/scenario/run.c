@@ -355,27 +355,17 @@ static struct thread *core_run_settled(struct sim *sim, struct thread *t, bool *
 	return t;
 }
 
-/* A thread's step: its operation, then, for a core that may run ahead, the next steps of
- * its threads in the queue's order as long as each may (run_early); then the next steps
- * are scheduled. */
-void thread_step(struct sim *sim, void *data, uint64_t arg)
+/* The step at @now of @t, whose core may run ahead, then the next steps of its threads in
+ * the queue's order as long as each may (run_early); then the next steps are scheduled.  A
+ * function of its own, so that the other threads' steps (thread_step) need none of its
+ * registers. */
+static __attribute__((noinline)) void core_steps(struct sim *sim, struct thread *t,
+						  simtime_t now)
 {
-	struct thread *t = data, *u;
-	simtime_t now = evq_now(sim->q), next = 0;
+	struct thread *u;
+	simtime_t next = 0;
 	bool ok, alone = true;
 
-	(void)arg;
-	t->queued = t->live = false;
-	if (sim->pending)
-		ra_pending_del(sim->pending, &t->ra);
-	/* A thread woken past the end time (a lock waiter) stops there too. */
-	if (past_end(sim, now))
-		return;
-	if (!t->priv) {
-		if (thread_op(sim, t, now, &next))
-			schedule(sim, t, next, now, true);
-		return;
-	}
 	for (;;) {
 		ok = thread_op(sim, t, now, &next);
 		step_pushed(t, ok, now, next);
@@ -391,6 +381,26 @@ void thread_step(struct sim *sim, void *data, uint64_t arg)
 		now = t->ptime;
 	}
 	core_schedule(sim, t, alone);
+}
+
+/* A thread's step: its operation, then its next step is scheduled (core_steps() for a core
+ * that may run ahead). */
+void thread_step(struct sim *sim, void *data, uint64_t arg)
+{
+	struct thread *t = data;
+	simtime_t now = evq_now(sim->q), next = 0;
+
+	(void)arg;
+	t->queued = t->live = false;
+	if (sim->pending)
+		ra_pending_del(sim->pending, &t->ra);
+	/* A thread woken past the end time (a lock waiter) stops there too. */
+	if (past_end(sim, now))
+		return;
+	if (t->priv)
+		core_steps(sim, t, now);
+	else if (thread_op(sim, t, now, &next))
+		schedule(sim, t, next, now, true);
 }
 
 /* The end of the warm-up (end.warmup_us): what happened so far is not measured, as
