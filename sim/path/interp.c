@@ -508,7 +508,8 @@ static simtime_t exec_delay(struct ptask *t, const struct pinsn *in, const int64
 	return INTERP_STOPPED;
 }
 
-simtime_t interp_run(struct ptask *t, simtime_t now)
+/* interp_run's steps: run until the thread must wait; return as interp_run does. */
+static simtime_t run_step(struct ptask *t, simtime_t now)
 {
 	const struct machine *mc = t->w->mc;
 
@@ -567,4 +568,17 @@ simtime_t interp_run(struct ptask *t, simtime_t now)
 	}
 	/* INTERP_FREE_INSNS without simulated time: a cycle each (interp.h). */
 	return now + (simtime_t)INTERP_FREE_INSNS * mc->cycle;
+}
+
+simtime_t interp_run(struct ptask *t, simtime_t now)
+{
+	struct world *w = t->w;
+	simtime_t next;
+
+	/* A time (below INTERP_PARKED) is where the run loop's next call of this thread would
+	 * start: when step_on lets it, that call is this loop's next turn. */
+	while ((next = run_step(t, now)) < INTERP_PARKED && w->step_on &&
+	       w->step_on(w->wake_data, t->owner, next))
+		now = next;
+	return next;
 }

@@ -201,7 +201,7 @@ thread_op(struct sim *sim, struct thread *t, simtime_t now, simtime_t *next_out)
 			return true;
 		}
 		t->in_call = false;
-		next = now;
+		next = now = t->pt.now; /* its last step's time (world->step_on may go on) */
 	} else if (op->kind == OP_DELAY) {
 		/* Durations are at most SIMTIME_MAX (2^63 - 1), so max - min + 1 fits; the
 		 * stretch and the sum with the clock are checked. */
@@ -372,8 +372,9 @@ void thread_step(struct sim *sim, void *data, uint64_t arg)
 	if (past_end(sim, now))
 		return;
 	if (!t->priv) {
+		/* pushed by the step run last: a path call's may have gone on (step_on) */
 		if (thread_op(sim, t, now, &next))
-			schedule(sim, t, next, now, true);
+			schedule(sim, t, next, evq_now(sim->q), true);
 		return;
 	}
 	for (;;) {
@@ -420,6 +421,31 @@ static void wake_thread(void *data, void *thread, simtime_t when)
 	evq_push(sim->q, when, thread_step, thread, 0);
 }
 
+/* world->step_on (a run with run-ahead): @thread's step, a path call, returns with its next
+ * step at @next.  May that step run at once?  Exactly when thread_step()'s schedule() would
+ * keep it out of the queue (form 1 of run-ahead: before every queued event, the end time and
+ * the clock's end) and the run loop would dispatch it next without a look of the host's
+ * watch, within the limits (within_limits) and with the run going on.  sim->early_end holds
+ * the end time, the clock's end and the time limit, and the warm-up's end only while its
+ * event is queued, which refuses such a step anyway.  It then counts as dispatched, and its
+ * time is recorded as thread_op() records a step's. */
+static bool step_on(void *data, void *thread, simtime_t next)
+{
+	struct sim *sim = data;
+	struct thread *t = thread;
+	struct evq *q = sim->q;
+
+	if (next >= sim->early_end || (q->len && next >= evq_peek_time(q)) ||
+	    !(q->dispatched % RUNWATCH_EVENTS) || q->dispatched >= sim->lim->events || t->priv ||
+	    sim_stopped(sim))
+		return false;
+	t->ptime = next;
+	evq_dispatch_direct(q, next);
+	if (!t->ra.settled)
+		ra_step(&t->ra, next);
+	return true;
+}
+
 /* May @ev, just popped, be dispatched within the scenario's event and time limits?  If not,
  * the run stops as a failure of the memory system would (mem->failed), marked as a limit. */
 static bool within_limits(struct sim *sim, const struct event *ev)
@@ -449,7 +475,7 @@ static void sim_release(struct sim *sim, struct thread *th, uint32_t nr_threads)
 	ra_pending_free(sim->pending);
 	threads_free(sim, th, nr_threads);
 	if (sim->world)
-		sim->world->wake = NULL; /* the queue is gone */
+		sim->world->wake = NULL, sim->world->step_on = NULL; /* the queue is gone */
 }
 
 static void world_start(struct sim *sim, struct run_result *r)
@@ -462,6 +488,7 @@ static void world_start(struct sim *sim, struct run_result *r)
 		   PERCPU_BASE + PERCPU_QNODE, WORK_BASE);
 	sim->world->stop = runwatch_flag();
 	sim->world->wake = wake_thread;
+	sim->world->step_on = sim->run_ahead ? step_on : NULL;
 	sim->world->wake_data = sim;
 	sim->world->cpu_shared = sim->cpu_shared;
 	/* `work` and delays stop at the end time; without one, just past the simulated time
