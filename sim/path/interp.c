@@ -125,7 +125,7 @@ static void push_frame(struct ptask *t, uint32_t path, const int64_t *args, uint
 	f->start = now;
 	memcpy(f->locals, args, sizeof(int64_t) * nr);
 	memset(f->locals + nr, 0, sizeof(int64_t) * (n - nr));
-	memset(f->ready, 0, sizeof(simtime_t) * n);
+	f->ready_set = 0;
 	f->ready_max = 0;
 	t->w->pstats[path].calls++;
 }

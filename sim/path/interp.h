@@ -175,7 +175,11 @@ struct frame {
 	uint32_t caller_site;   /* the site of the call that pushed it, DIR_NONE at the top */
 	simtime_t start;
 	int64_t locals[PATH_MAX_LOCALS];
-	simtime_t ready[PATH_MAX_LOCALS]; /* when each local's value exists (machine mlp > 1) */
+	simtime_t ready[PATH_MAX_LOCALS]; /* when each local's value exists (machine mlp > 1),
+					   * for the locals in ready_set */
+	uint64_t ready_set;     /* locals given a time (it_set_ready); the others' values are
+				 * there from the frame's start, as if their times were 0, so a
+				 * call need not clear ready[] (it_ready) */
 	simtime_t ready_max;    /* no local gets its value later (it_set_ready) */
 };
 

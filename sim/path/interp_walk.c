@@ -42,7 +42,7 @@ simtime_t it_walk(struct ptask *t, const struct pinsn *in, struct frame *f, simt
 {
 	int64_t *loc = f->locals;
 	uint32_t c = in->callee;
-	simtime_t next = now, r = f->ready[c];
+	simtime_t next = now, r = it_ready(f, (int)c);
 
 	if (in->op == P_FOR_INIT && in->kind == IT_ANCESTORS) {
 		it_for_init(t, in, loc);   /* the first step visits the start: no load */
@@ -75,7 +75,7 @@ simtime_t it_walk(struct ptask *t, const struct pinsn *in, struct frame *f, simt
 		return next;
 	}
 	loc[in->dst] = loc[c];
-	it_set_ready(f, in->dst, f->ready[c]);
+	it_set_ready(f, in->dst, it_ready(f, (int)c));
 	f->pc++;
 	return next;
 }
