@@ -178,42 +178,12 @@ static bool next_event(struct sim *sim, struct event *ev)
 	return true;
 }
 
-/* Run @t's operation at pc, at @now.  Return: false when the thread stops here (finished,
- * cut, parked, or the run is over); else true with *next, when its next step is. */
+/* @t's operation at pc, at @now, is over: its next step is at @next (at least a step later).
+ * Return: false when the thread stops here (finished, or the clock's end); else true with
+ * *next_out. */
 static inline __attribute__((always_inline)) bool
-thread_op(struct sim *sim, struct thread *t, simtime_t now, simtime_t *next_out)
+op_done(struct sim *sim, struct thread *t, simtime_t now, simtime_t next, simtime_t *next_out)
 {
-	const struct op *op = &t->a->ops[t->pc];
-	simtime_t next, d;
-
-	if (!t->ra.settled)
-		ra_step(&t->ra, now); /* only unsettled threads' ties are told (ra_tie) */
-	if (op->kind == OP_CALL) {
-		if (!t->in_call) {
-			interp_call(&t->pt, (uint32_t)op->call, op->args, now);
-			t->in_call = true;
-		}
-		next = interp_run(&t->pt, now);
-		if (next == INTERP_PARKED || next == INTERP_STOPPED)
-			return false; /* world->wake reschedules it, or the run is over */
-		if (next != INTERP_DONE) {
-			*next_out = next; /* the end time cuts the call, uncounted */
-			return true;
-		}
-		t->in_call = false;
-		next = now = t->pt.now; /* its last step's time (world->step_on may go on) */
-	} else if (op->kind == OP_DELAY) {
-		/* Durations are at most SIMTIME_MAX (2^63 - 1), so max - min + 1 fits; the
-		 * stretch and the sum with the clock are checked. */
-		d = smt_scale(sim, t->cpu, op->delay_min +
-			      (op->delay_max > op->delay_min
-				       ? rng_below(&t->rng, op->delay_max - op->delay_min + 1) : 0));
-		if (__builtin_add_overflow(now, d, &next))
-			next = TIME_PAST_MAX;
-	} else if (!mem_access_memo(sim->mem, &t->memo[t->pc], now, &next)) {
-		next = mem_access(sim->mem, t->cpu, op->addr + (uint64_t)t->cpu * op->cpu_stride,
-				  op->size, (enum mem_op)op->kind, op->site, now);
-	}
 	/* Time must advance, or a loop of zero delays would never reach the end time. */
 	if (next == now)
 		next++;
@@ -231,6 +201,57 @@ thread_op(struct sim *sim, struct thread *t, simtime_t now, simtime_t *next_out)
 	}
 	*next_out = next;
 	return true;
+}
+
+/* A path call's step at @now (thread_op()): out of line, so that the loops of raw
+ * operations stay as they are.  When the call returns, its operation is over at its last
+ * step, which world->step_on may have taken past @now (ptask.now). */
+static inline __attribute__((always_inline)) bool call_op(struct sim *sim, struct thread *t,
+					      const struct op *op, simtime_t now,
+					      simtime_t *next_out)
+{
+	simtime_t next;
+
+	if (!t->in_call) {
+		interp_call(&t->pt, (uint32_t)op->call, op->args, now);
+		t->in_call = true;
+	}
+	next = interp_run(&t->pt, now);
+	if (next == INTERP_PARKED || next == INTERP_STOPPED)
+		return false; /* world->wake reschedules it, or the run is over */
+	if (next != INTERP_DONE) {
+		*next_out = next; /* the end time cuts the call, uncounted */
+		return true;
+	}
+	t->in_call = false;
+	return op_done(sim, t, t->pt.now, t->pt.now, next_out);
+}
+
+/* Run @t's operation at pc, at @now.  Return: false when the thread stops here (finished,
+ * cut, parked, or the run is over); else true with *next, when its next step is. */
+static inline __attribute__((always_inline)) bool
+thread_op(struct sim *sim, struct thread *t, simtime_t now, simtime_t *next_out)
+{
+	const struct op *op = &t->a->ops[t->pc];
+	simtime_t next, d;
+
+	if (!t->ra.settled)
+		ra_step(&t->ra, now); /* only unsettled threads' ties are told (ra_tie) */
+	if (op->kind == OP_CALL)
+		return call_op(sim, t, op, now, next_out);
+	if (op->kind == OP_DELAY) {
+		/* Durations are at most SIMTIME_MAX (2^63 - 1), so max - min + 1 fits; the
+		 * stretch and the sum with the clock are checked. */
+		d = smt_scale(sim, t->cpu, op->delay_min +
+			      (op->delay_max > op->delay_min
+				       ? rng_below(&t->rng, op->delay_max - op->delay_min + 1) : 0));
+		if (__builtin_add_overflow(now, d, &next))
+			next = TIME_PAST_MAX;
+	} else if (!mem_access_memo(sim->mem, &t->memo[t->pc], now, &next)) {
+		next = mem_access(sim->mem, t->cpu, op->addr + (uint64_t)t->cpu * op->cpu_stride,
+				  op->size, (enum mem_op)op->kind, op->site, now);
+	}
+	return op_done(sim, t, now, next, next_out);
 }
 
 /* Does @u's next step come before @b's, as the queue orders them: by time, then by push? */
