@@ -43,7 +43,8 @@ static uint8_t *line_bytes(struct mem *m, uint32_t idx)
 
 /* Bytes [@off, @off + @n) of line @idx (DIR_NONE: never touched), little-endian from bit
  * @shift of the result. */
-static uint64_t peek_line(struct mem *m, uint32_t idx, uint32_t off, uint32_t n, uint32_t shift)
+static inline __attribute__((always_inline)) uint64_t
+peek_line(struct mem *m, uint32_t idx, uint32_t off, uint32_t n, uint32_t shift)
 {
 	uint32_t b = idx == DIR_NONE ? DIR_NONE : val_block(m, idx);
 	const uint8_t *p;

@@ -456,12 +456,11 @@ static bool step_on(void *data, void *thread, simtime_t next)
 	struct thread *t = thread;
 	struct evq *q = sim->q;
 
-	if (next >= sim->early_end || (q->len && next >= evq_peek_time(q)) ||
-	    !(q->dispatched % RUNWATCH_EVENTS) || q->dispatched >= sim->lim->events || t->priv ||
-	    sim_stopped(sim))
+	if (next >= sim->early_end || !(q->dispatched % RUNWATCH_EVENTS) ||
+	    q->dispatched >= sim->lim->events || t->priv || sim_stopped(sim) ||
+	    !evq_dispatch_first(q, next))
 		return false;
 	t->ptime = next;
-	evq_dispatch_direct(q, next);
 	if (!t->ra.settled)
 		ra_step(&t->ra, next);
 	return true;
