@@ -203,12 +203,11 @@ op_done(struct sim *sim, struct thread *t, simtime_t now, simtime_t next, simtim
 	return true;
 }
 
-/* A path call's step at @now (thread_op()): out of line, so that the loops of raw
- * operations stay as they are.  When the call returns, its operation is over at its last
- * step, which world->step_on may have taken past @now (ptask.now). */
-static inline __attribute__((always_inline)) bool call_op(struct sim *sim, struct thread *t,
-					      const struct op *op, simtime_t now,
-					      simtime_t *next_out)
+/* A path call's step at @now (thread_op()).  When the call returns, its operation is over
+ * at its last step, which world->step_on may have taken past @now (ptask.now). */
+static inline __attribute__((always_inline)) bool
+call_op(struct sim *sim, struct thread *t, const struct op *op, simtime_t now,
+	simtime_t *next_out)
 {
 	simtime_t next;
 
@@ -227,17 +226,19 @@ static inline __attribute__((always_inline)) bool call_op(struct sim *sim, struc
 	return op_done(sim, t, t->pt.now, t->pt.now, next_out);
 }
 
-/* Run @t's operation at pc, at @now.  Return: false when the thread stops here (finished,
- * cut, parked, or the run is over); else true with *next, when its next step is. */
+/* Run @t's operation at pc, at @now (@raw: a raw operation, never a path call, as every
+ * operation of a settled core's threads is; a constant where it is known).  Return: false
+ * when the thread stops here (finished, cut, parked, or the run is over); else true with
+ * *next, when its next step is. */
 static inline __attribute__((always_inline)) bool
-thread_op(struct sim *sim, struct thread *t, simtime_t now, simtime_t *next_out)
+thread_op(struct sim *sim, struct thread *t, simtime_t now, simtime_t *next_out, bool raw)
 {
 	const struct op *op = &t->a->ops[t->pc];
 	simtime_t next, d;
 
 	if (!t->ra.settled)
 		ra_step(&t->ra, now); /* only unsettled threads' ties are told (ra_tie) */
-	if (op->kind == OP_CALL)
+	if (!raw && op->kind == OP_CALL)
 		return call_op(sim, t, op, now, next_out);
 	if (op->kind == OP_DELAY) {
 		/* Durations are at most SIMTIME_MAX (2^63 - 1), so max - min + 1 fits; the
@@ -367,7 +368,7 @@ static struct thread *core_run_settled(struct sim *sim, struct thread *t, bool *
 		d++;
 		other |= u != t0;
 		t = u;
-		ok = thread_op(sim, t, t->ptime, &next);
+		ok = thread_op(sim, t, t->ptime, &next, true);
 		step_pushed(t, ok, t->ptime, next);
 	}
 	sim->q->dispatched = d;
@@ -394,12 +395,12 @@ void thread_step(struct sim *sim, void *data, uint64_t arg)
 		return;
 	if (!t->priv) {
 		/* pushed by the step run last: a path call's may have gone on (step_on) */
-		if (thread_op(sim, t, now, &next))
+		if (thread_op(sim, t, now, &next, false))
 			schedule(sim, t, next, evq_now(sim->q), true);
 		return;
 	}
 	for (;;) {
-		ok = thread_op(sim, t, now, &next);
+		ok = thread_op(sim, t, now, &next, false);
 		step_pushed(t, ok, now, next);
 		if (core_settled(t) && !sim_stopped(sim)) {
 			t = core_run_settled(sim, t, &alone);
