@@ -77,11 +77,25 @@ static inline simtime_t evq_peek_time(const struct evq *q)
 /* evq_dispatch_direct - account an event at @time that was never pushed because it comes
  * before every queued one (run-ahead, scenario/run.c): it becomes the current time and
  * counts as dispatched, exactly as if it had been pushed and popped.  Can't fail. */
+static inline bool evq_dispatch_first(struct evq *q, simtime_t time);
+
 static inline void evq_dispatch_direct(struct evq *q, simtime_t time)
 {
-	assert(!q->len || time < evq_peek_time(q));
+	bool first = evq_dispatch_first(q, time);
+
+	assert(first);
+	(void)first;
+}
+
+/* evq_dispatch_first - evq_dispatch_direct(@q, @time) if @time comes before every queued
+ * event (at a tie the queued one goes first); else nothing.  Return: whether it did. */
+static inline bool evq_dispatch_first(struct evq *q, simtime_t time)
+{
+	if (q->len && time >= evq_peek_time(q))
+		return false;
 	q->now = time;
 	q->dispatched++;
+	return true;
 }
 
 /* evq_now - the time of the event last popped (the current simulated time). */

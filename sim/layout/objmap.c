@@ -353,18 +353,43 @@ static struct opos neighbour(const struct objmap *om, uint64_t addr, bool after)
 	return !p.ok || (f.ok && pos_before(p, f)) ? f : p;
 }
 
+/* Remember that @addr, which no object holds, lies after @below (the last object based at or
+ * below it, if any) and before the first object past it (obj_last's gap). */
+static void gap_remember(const struct objmap *om, uint64_t addr, struct opos below)
+{
+	struct opos next = neighbour(om, addr, true);
+	struct obj_last *l = om->last;
+
+	l->gap_lo = below.ok ? below.base + om->runs[below.run].size : 0;
+	l->gap_hi = next.ok ? next.base : UINT64_MAX;
+	l->gap_next = next.ok ? next.idx : OBJ_NONE;
+}
+
+static bool in_gap(const struct objmap *om, uint64_t addr)
+{
+	return om->last && addr - om->last->gap_lo < om->last->gap_hi - om->last->gap_lo;
+}
+
 uint32_t objmap_find(const struct objmap *om, uint64_t addr)
 {
 	struct opos o;
 
-	/* Lines are first touched mostly inside the object touched last. */
+	/* Lines are first touched mostly inside the object touched last, or in the gap. */
 	if (om->last && addr - om->last->base < om->last->size)
 		return om->last->idx;
-	o = neighbour(om, addr, false);
-	if (!o.ok || addr >= o.base + om->runs[o.run].size)
+	if (in_gap(om, addr))
 		return OBJ_NONE;
-	if (om->last)
-		*om->last = (struct obj_last){o.base, om->runs[o.run].size, o.idx};
+	o = neighbour(om, addr, false);
+	if (!o.ok || addr >= o.base + om->runs[o.run].size) {
+		if (om->last)
+			gap_remember(om, addr, o);
+		return OBJ_NONE;
+	}
+	if (om->last) {
+		om->last->base = o.base;
+		om->last->size = om->runs[o.run].size;
+		om->last->idx = o.idx;
+	}
 	return o.idx;
 }
 
@@ -375,6 +400,8 @@ uint32_t objmap_find_in(const struct objmap *om, uint64_t lo, uint64_t hi)
 
 	if (o != OBJ_NONE)
 		return o;
+	if (in_gap(om, lo)) /* objmap_find just remembered it, or it was known */
+		return om->last->gap_hi < hi ? om->last->gap_next : OBJ_NONE;
 	next = neighbour(om, lo, true); /* the first object past lo */
 	return next.ok && next.base < hi ? next.idx : OBJ_NONE;
 }

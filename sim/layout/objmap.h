@@ -69,6 +69,12 @@ struct obj_piece {
 struct obj_last {
 	uint64_t base, size;
 	uint32_t idx;
+	/* The gap objmap_find last answered OBJ_NONE in: no object holds a byte of [gap_lo,
+	 * gap_hi), and the first one past any of them is gap_next, based at gap_hi (OBJ_NONE,
+	 * gap_hi UINT64_MAX: none).  Empty (gap_lo == gap_hi) until then.  A CPU's `work`
+	 * buffer is in no object: its first touches, a page of lines in a row, all land here. */
+	uint64_t gap_lo, gap_hi;
+	uint32_t gap_next;
 };
 
 struct objmap {
@@ -85,9 +91,10 @@ struct objmap {
 	uint32_t per_count; /* windows (the periodic runs' count) */
 	uint32_t *near;    /* where in flat and in per the last lookup ended: a cache that changes
 			    * no answer, so lookups through a const map may update it */
-	struct obj_last *last; /* the object objmap_find found last (size 0: none), a cache
-				* like near; only in a map without overlaps, where a byte inside
-				* an object is in it alone (NULL otherwise) */
+	struct obj_last *last; /* the object objmap_find found last (size 0: none) and the gap
+				* it found last, a cache like near; only in a map without
+				* overlaps, where a byte inside an object is in it alone (NULL
+				* otherwise) */
 	struct layout_lib *lib; /* resolves embedded structs for member names (not owned) */
 };
 

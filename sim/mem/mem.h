@@ -250,6 +250,11 @@ uint64_t mem_peek(struct mem *m, uint64_t addr, uint32_t size);
 /* mem_poke - write @v into [@addr, @addr + @size).  Timing-free.  Can't fail. */
 void mem_poke(struct mem *m, uint64_t addr, uint32_t size, uint64_t v);
 
+/* mem_peek_at, mem_poke_at - mem_peek and mem_poke of @addr, whose line is @idx (an access
+ * to it made it so: mem->last_line), without looking the line up; DIR_NONE: looked up. */
+uint64_t mem_peek_at(struct mem *m, uint32_t idx, uint64_t addr, uint32_t size);
+void mem_poke_at(struct mem *m, uint32_t idx, uint64_t addr, uint32_t size, uint64_t v);
+
 /* mem_line_bytes - the host bytes held for the touched lines: directory entries and slots,
  * values and statistics (per line and per Pareto row).  The caches are per core, not per
  * line, and are left out.  `c2csim bench` divides it by the lines. */

@@ -507,12 +507,12 @@ uint32_t mstats_orow_find(const struct mstats *s, uint32_t line, uint8_t off, ui
 	return orow_lookup(s, orow_hash(line, off, site, caller), line, off, site, caller);
 }
 
-uint32_t mstats_orow(struct mstats *s, uint32_t line, uint8_t off, uint32_t site,
-		     uint32_t caller)
+/* mstats_orow() past its memo: the row found or made, which the memo @memo remembers. */
+static __attribute__((noinline)) uint32_t orow_get(struct mstats *s, uint32_t *memo,
+						   uint32_t hash, uint32_t line, uint8_t off,
+						   uint32_t site, uint32_t caller)
 {
 	struct line_rec *ls = &s->line[s->rec_of[line]];
-	uint32_t hash = orow_hash(line, off, site, caller);
-	uint32_t *memo = &s->orow_memo[hash & (ORW_MEMO - 1)];
 	uint32_t r = orow_lookup(s, hash, line, off, site, caller);
 
 	if (r != DIR_NONE)
@@ -537,4 +537,17 @@ uint32_t mstats_orow(struct mstats *s, uint32_t line, uint8_t off, uint32_t site
 	ls->first_orow = r;
 	slot_put(s->orow_slot, s->orow_mask, hash, r);
 	return *memo = r;
+}
+
+/* The memo answers most calls: that test alone here, the rest out of line (orow_get), so
+ * that a call the memo answers saves no registers. */
+uint32_t mstats_orow(struct mstats *s, uint32_t line, uint8_t off, uint32_t site,
+		     uint32_t caller)
+{
+	uint32_t hash = orow_hash(line, off, site, caller);
+	uint32_t *memo = &s->orow_memo[hash & (ORW_MEMO - 1)];
+
+	if (*memo != DIR_NONE && orow_is(&s->orow[*memo], line, off, site, caller))
+		return *memo;
+	return orow_get(s, memo, hash, line, off, site, caller);
 }

@@ -5,7 +5,8 @@
  * only ever read (a reader walking per-CPU counters reads thousands of lines nobody wrote), so
  * the bytes live in a pool of gsize-byte blocks that a line gets at its first write; a line
  * without one reads as zero.  Per line the cost is the 4-byte pool index.  Each call looks its
- * line up once (dir_lookup: the access that follows finds it remembered).
+ * line up once (dir_lookup: the access that follows finds it remembered), or is given it by
+ * the access it pairs with (mem_peek_at, mem_poke_at).
  */
 #include "mem/mem_int.h"
 
@@ -40,10 +41,12 @@ static uint8_t *line_bytes(struct mem *m, uint32_t idx)
 	return &m->vals[(size_t)m->val_of[idx] * m->gsize];
 }
 
-/* Bytes [@off, @off + @n) of the line at @la, little-endian from bit @shift of the result. */
-static uint64_t peek_line(struct mem *m, uint64_t la, uint32_t off, uint32_t n, uint32_t shift)
+/* Bytes [@off, @off + @n) of line @idx (DIR_NONE: never touched), little-endian from bit
+ * @shift of the result. */
+static inline __attribute__((always_inline)) uint64_t
+peek_line(struct mem *m, uint32_t idx, uint32_t off, uint32_t n, uint32_t shift)
 {
-	uint32_t idx = dir_lookup(&m->dir, la), b = idx == DIR_NONE ? DIR_NONE : val_block(m, idx);
+	uint32_t b = idx == DIR_NONE ? DIR_NONE : val_block(m, idx);
 	const uint8_t *p;
 	uint64_t v = 0;
 
@@ -59,9 +62,9 @@ static uint64_t peek_line(struct mem *m, uint64_t la, uint32_t off, uint32_t n, 
 	return v << shift;
 }
 
-static void poke_line(struct mem *m, uint64_t la, uint32_t off, uint32_t n, uint64_t v)
+static void poke_line(struct mem *m, uint32_t idx, uint32_t off, uint32_t n, uint64_t v)
 {
-	uint8_t *p = line_bytes(m, mem_line_index(m, la)) + off;
+	uint8_t *p = line_bytes(m, idx) + off;
 
 	if (n == 8) {
 		v = GUINT64_TO_LE(v);
@@ -80,15 +83,26 @@ static uint32_t first_part(const struct mem *m, uint64_t addr, uint32_t size)
 	return size < room ? size : (uint32_t)room;
 }
 
+/* The line of @addr, DIR_NONE when never touched (a peek); made if new (a poke). */
+static uint32_t known_line(struct mem *m, uint64_t addr)
+{
+	return dir_lookup(&m->dir, mem_line_addr(m, addr));
+}
+
+static uint32_t made_line(struct mem *m, uint64_t addr)
+{
+	return mem_line_index(m, mem_line_addr(m, addr));
+}
+
 uint64_t mem_peek(struct mem *m, uint64_t addr, uint32_t size)
 {
 	uint32_t n = first_part(m, addr, size);
 	uint64_t v;
 
 	assert(size <= 8);
-	v = n ? peek_line(m, mem_line_addr(m, addr), (uint32_t)(addr & (m->gsize - 1)), n, 0) : 0;
+	v = n ? peek_line(m, known_line(m, addr), (uint32_t)(addr & (m->gsize - 1)), n, 0) : 0;
 	if (n < size)
-		v |= peek_line(m, mem_line_addr(m, addr + n), 0, size - n, 8 * n);
+		v |= peek_line(m, known_line(m, addr + n), 0, size - n, 8 * n);
 	return v;
 }
 
@@ -98,9 +112,32 @@ void mem_poke(struct mem *m, uint64_t addr, uint32_t size, uint64_t v)
 
 	assert(size <= 8);
 	if (n)
-		poke_line(m, mem_line_addr(m, addr), (uint32_t)(addr & (m->gsize - 1)), n, v);
+		poke_line(m, made_line(m, addr), (uint32_t)(addr & (m->gsize - 1)), n, v);
 	if (n < size)
-		poke_line(m, mem_line_addr(m, addr + n), 0, size - n, v >> (8 * n));
+		poke_line(m, made_line(m, addr + n), 0, size - n, v >> (8 * n));
+}
+
+/* Is @idx the line of all @size bytes at @addr (else the _at calls look it up)? */
+static bool one_known_line(const struct mem *m, uint32_t idx, uint64_t addr, uint32_t size)
+{
+	return idx != DIR_NONE && first_part(m, addr, size) == size;
+}
+
+uint64_t mem_peek_at(struct mem *m, uint32_t idx, uint64_t addr, uint32_t size)
+{
+	assert(idx == DIR_NONE || m->dir.line[idx].addr == mem_line_addr(m, addr));
+	if (!one_known_line(m, idx, addr, size))
+		return mem_peek(m, addr, size);
+	return peek_line(m, idx, (uint32_t)(addr & (m->gsize - 1)), size, 0);
+}
+
+void mem_poke_at(struct mem *m, uint32_t idx, uint64_t addr, uint32_t size, uint64_t v)
+{
+	assert(idx == DIR_NONE || m->dir.line[idx].addr == mem_line_addr(m, addr));
+	if (!one_known_line(m, idx, addr, size))
+		mem_poke(m, addr, size, v);
+	else
+		poke_line(m, idx, (uint32_t)(addr & (m->gsize - 1)), size, v);
 }
 
 uint64_t mem_values_bytes(const struct mem *m)

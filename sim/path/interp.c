@@ -125,7 +125,7 @@ static void push_frame(struct ptask *t, uint32_t path, const int64_t *args, uint
 	f->start = now;
 	memcpy(f->locals, args, sizeof(int64_t) * nr);
 	memset(f->locals + nr, 0, sizeof(int64_t) * (n - nr));
-	memset(f->ready, 0, sizeof(simtime_t) * n);
+	f->ready_set = 0;
 	f->ready_max = 0;
 	t->w->pstats[path].calls++;
 }
@@ -181,18 +181,37 @@ simtime_t it_load_slot(struct ptask *t, simtime_t now, simtime_t done)
 	return load_slot(t, now, done);
 }
 
-/* Memory operations with values: load, store, rmw, atomic, cmpxchg. */
+/* The memory operation of a load, store, rmw, atomic or cmpxchg. */
+static enum mem_op mem_op_of(const struct pinsn *in)
+{
+	switch (in->op) {
+	case P_STORE:
+		return MEM_STORE;
+	case P_RMW:
+		return MEM_RMW;
+	case P_ATOMIC:
+	case P_CMPXCHG:
+		return MEM_LOCKED_RMW;
+	default:
+		return MEM_LOAD;
+	}
+}
+
+/* Memory operations with values: load, store, rmw, atomic, cmpxchg.  The access comes first:
+ * it changes no value, and it gives the line (mem->last_line), so that the value is read and
+ * written there without looking the line up again (mem_peek_at). */
 static simtime_t exec_mem(struct ptask *t, const struct pinsn *in, int64_t *loc, simtime_t now)
 {
 	uint64_t addr = it_addr_inline(t, &in->addr, loc);
-	uint32_t size = in->addr.size < 8 ? in->addr.size : 8;
+	uint32_t size = in->addr.size < 8 ? in->addr.size : 8, line;
+	struct mem *m = t->w->mem;
 	int64_t old = 0, nv, a = 0;
-	enum mem_op op = MEM_LOAD;
-	simtime_t next;
+	simtime_t next = thread_access(t, addr, in->addr.size, mem_op_of(in), in->site, now);
 
+	line = m->last_line;
 	/* A load into no local reads no value: the access alone is what it models. */
 	if (in->op != P_LOAD || in->dst >= 0)
-		old = sext(mem_peek(t->w->mem, addr, size), size);
+		old = sext(mem_peek_at(m, line, addr, size), size);
 	nv = old;
 
 	if (in->av.kind)
@@ -200,21 +219,18 @@ static simtime_t exec_mem(struct ptask *t, const struct pinsn *in, int64_t *loc,
 	switch (in->op) {
 	case P_STORE:
 		nv = a;
-		op = MEM_STORE;
 		break;
 	case P_RMW:
 	case P_ATOMIC:
 		nv = in->kind == RMW_ADD ? old + a : in->kind == RMW_SUB ? old - a : a;
-		op = in->op == P_RMW ? MEM_RMW : MEM_LOCKED_RMW;
 		break;
 	case P_CMPXCHG:
 		if (old == a)
 			nv = it_val(t, &in->bv, loc);
-		op = MEM_LOCKED_RMW;
 		break;
 	}
 	if (nv != old)
-		mem_poke(t->w->mem, addr, size, (uint64_t)nv);
+		mem_poke_at(m, line, addr, size, (uint64_t)nv);
 	/* What a load returns is the memory at its issue: `observe` compares with the truth
 	 * of that moment, not of the moment the thread resumes.  The thread's copy is renewed
 	 * only when a truth changed since it was taken. */
@@ -225,7 +241,6 @@ static simtime_t exec_mem(struct ptask *t, const struct pinsn *in, int64_t *loc,
 	}
 	if (in->dst >= 0)
 		loc[in->dst] = in->op == P_LOAD || in->op == P_CMPXCHG || in->kind == RMW_SET ? old : nv;
-	next = thread_access(t, addr, in->addr.size, op, in->site, now);
 	if (in->op == P_LOAD && t->w->mc->mlp > 1) {
 		if (in->dst >= 0)
 			it_set_ready(t->top, in->dst, next);
@@ -508,7 +523,8 @@ static simtime_t exec_delay(struct ptask *t, const struct pinsn *in, const int64
 	return INTERP_STOPPED;
 }
 
-simtime_t interp_run(struct ptask *t, simtime_t now)
+/* interp_run's steps: run until the thread must wait; return as interp_run does. */
+static simtime_t run_step(struct ptask *t, simtime_t now)
 {
 	const struct machine *mc = t->w->mc;
 
@@ -567,4 +583,17 @@ simtime_t interp_run(struct ptask *t, simtime_t now)
 	}
 	/* INTERP_FREE_INSNS without simulated time: a cycle each (interp.h). */
 	return now + (simtime_t)INTERP_FREE_INSNS * mc->cycle;
+}
+
+simtime_t interp_run(struct ptask *t, simtime_t now)
+{
+	struct world *w = t->w;
+	simtime_t next;
+
+	/* A time (below INTERP_PARKED) is where the run loop's next call of this thread would
+	 * start: when step_on lets it, that call is this loop's next turn. */
+	while ((next = run_step(t, now)) < INTERP_PARKED && w->step_on &&
+	       w->step_on(w->wake_data, t->owner, next))
+		now = next;
+	return next;
 }

@@ -152,6 +152,11 @@ struct world {
 	/* parked threads per watched line (indexes into waiters) */
 	void (*wake)(void *data, void *thread, simtime_t when);
 	void *wake_data;
+	/* step_on(wake_data, thread, next): the thread's step returns, to go on at @next; may
+	 * it go on at once, as the step the run loop would dispatch next (it then counts as
+	 * dispatched)?  NULL: never.  interp_run asks before it returns a time, so a thread
+	 * ahead of every other event runs on without a trip through the run loop. */
+	bool (*step_on)(void *data, void *thread, simtime_t next);
 	struct ptask **parked; /* threads waiting for a line to be written */
 	uint32_t nr_parked, cap_parked;
 	uint64_t *work_cursor;  /* per cpu */
@@ -170,7 +175,11 @@ struct frame {
 	uint32_t caller_site;   /* the site of the call that pushed it, DIR_NONE at the top */
 	simtime_t start;
 	int64_t locals[PATH_MAX_LOCALS];
-	simtime_t ready[PATH_MAX_LOCALS]; /* when each local's value exists (machine mlp > 1) */
+	simtime_t ready[PATH_MAX_LOCALS]; /* when each local's value exists (machine mlp > 1),
+					   * for the locals in ready_set */
+	uint64_t ready_set;     /* locals given a time (it_set_ready); the others' values are
+				 * there from the frame's start, as if their times were 0, so a
+				 * call need not clear ready[] (it_ready) */
 	simtime_t ready_max;    /* no local gets its value later (it_set_ready) */
 };
 
@@ -202,7 +211,8 @@ struct ptask {
 	int depth;
 	struct frame *top;      /* &frames[depth - 1] while depth > 0 (a ptask is never copied):
 				 * the running frame, read at every instruction without a multiply */
-	simtime_t now;          /* issue time of the running instruction (model errors) */
+	simtime_t now;          /* issue time of the running instruction (model errors); after
+				 * interp_run, the time of the step it ran last */
 	/* a lock operation in progress */
 	uint8_t lock_phase;
 	int64_t ticket;
@@ -246,9 +256,9 @@ void pthread_release(struct ptask *t);
 /* interp_call - start path @path with @args (values: entity ids or integers) at @now. */
 void interp_call(struct ptask *t, uint32_t path, const int64_t *args, simtime_t now);
 
-/* interp_run - run until the thread must wait.  Return: when it continues, INTERP_PARKED,
- * INTERP_DONE when the call started by interp_call returned, or INTERP_STOPPED when the run
- * stopped (world_stopped()). */
+/* interp_run - run until the thread must wait (and world->step_on does not let it go on
+ * at once).  Return: when it continues, INTERP_PARKED, INTERP_DONE when the call started by
+ * interp_call returned, or INTERP_STOPPED when the run stopped (world_stopped()). */
 simtime_t interp_run(struct ptask *t, simtime_t now);
 
 /* world_stopped - did an invariant violation, a model error or a signal stop the run? */

@@ -97,12 +97,21 @@ void it_model_error(struct ptask *t, const struct pinsn *in, const char *fmt, ..
 
 void it_sample(struct samples *s, uint64_t v);
 
+_Static_assert(PATH_MAX_LOCALS <= 64, "frame.ready_set has a bit per local");
+
 /* it_set_ready - local @l of frame @f has its value at @r (mlp > 1). */
 static inline void it_set_ready(struct frame *f, int l, simtime_t r)
 {
 	f->ready[l] = r;
+	f->ready_set |= 1ull << l;
 	if (r > f->ready_max)
 		f->ready_max = r;
+}
+
+/* it_ready - when local @l of frame @f has its value (mlp > 1). */
+static inline simtime_t it_ready(const struct frame *f, int l)
+{
+	return f->ready_set >> l & 1 ? f->ready[l] : 0;
 }
 
 /* it_deps_ready - when every local in @deps of frame @f has its value (mlp > 1). */
@@ -110,7 +119,7 @@ static inline simtime_t it_deps_ready(const struct frame *f, uint64_t deps)
 {
 	simtime_t r = 0;
 
-	for (; deps; deps &= deps - 1) {
+	for (deps &= f->ready_set; deps; deps &= deps - 1) {
 		int l = __builtin_ctzll(deps);
 
 		if (f->ready[l] > r)

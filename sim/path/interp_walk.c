@@ -16,14 +16,15 @@ static uint64_t walk_member(const struct ptask *t, int64_t e, int which)
 }
 
 /* Load the pointer at @addr as any load is (a slot under mlp; the cursor's value arrives
- * with the data) into the cursor: the entity it points at, -1 at the end of the walk
- * (NULL, or a list_head that is not an entity's sibling: the parent's children head). */
+ * with the data; the value read at the line the access gives, as exec_mem reads it) into
+ * the cursor: the entity it points at, -1 at the end of the walk (NULL, or a list_head that
+ * is not an entity's sibling: the parent's children head). */
 static simtime_t walk_load(struct ptask *t, const struct pinsn *in, struct frame *f,
 			   uint64_t addr, simtime_t now)
 {
-	uint64_t v = mem_peek(t->w->mem, addr, 8);
-	gpointer e = g_hash_table_lookup(t->w->ents->by_addr, GSIZE_TO_POINTER(v));
 	simtime_t done = it_access(t, addr, 8, MEM_LOAD, in->site, now);
+	uint64_t v = mem_peek_at(t->w->mem, t->w->mem->last_line, addr, 8);
+	gpointer e = g_hash_table_lookup(t->w->ents->by_addr, GSIZE_TO_POINTER(v));
 
 	f->locals[in->callee] = e ? (int64_t)GPOINTER_TO_SIZE(e) - 1 : -1;
 	if (t->w->mc->mlp == 1)
@@ -42,7 +43,7 @@ simtime_t it_walk(struct ptask *t, const struct pinsn *in, struct frame *f, simt
 {
 	int64_t *loc = f->locals;
 	uint32_t c = in->callee;
-	simtime_t next = now, r = f->ready[c];
+	simtime_t next = now, r = it_ready(f, (int)c);
 
 	if (in->op == P_FOR_INIT && in->kind == IT_ANCESTORS) {
 		it_for_init(t, in, loc);   /* the first step visits the start: no load */
@@ -75,7 +76,7 @@ simtime_t it_walk(struct ptask *t, const struct pinsn *in, struct frame *f, simt
 		return next;
 	}
 	loc[in->dst] = loc[c];
-	it_set_ready(f, in->dst, f->ready[c]);
+	it_set_ready(f, in->dst, it_ready(f, (int)c));
 	f->pc++;
 	return next;
 }

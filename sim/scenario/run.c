@@ -178,42 +178,12 @@ static bool next_event(struct sim *sim, struct event *ev)
 	return true;
 }
 
-/* Run @t's operation at pc, at @now.  Return: false when the thread stops here (finished,
- * cut, parked, or the run is over); else true with *next, when its next step is. */
+/* @t's operation at pc, at @now, is over: its next step is at @next (at least a step later).
+ * Return: false when the thread stops here (finished, or the clock's end); else true with
+ * *next_out. */
 static inline __attribute__((always_inline)) bool
-thread_op(struct sim *sim, struct thread *t, simtime_t now, simtime_t *next_out)
+op_done(struct sim *sim, struct thread *t, simtime_t now, simtime_t next, simtime_t *next_out)
 {
-	const struct op *op = &t->a->ops[t->pc];
-	simtime_t next, d;
-
-	if (!t->ra.settled)
-		ra_step(&t->ra, now); /* only unsettled threads' ties are told (ra_tie) */
-	if (op->kind == OP_CALL) {
-		if (!t->in_call) {
-			interp_call(&t->pt, (uint32_t)op->call, op->args, now);
-			t->in_call = true;
-		}
-		next = interp_run(&t->pt, now);
-		if (next == INTERP_PARKED || next == INTERP_STOPPED)
-			return false; /* world->wake reschedules it, or the run is over */
-		if (next != INTERP_DONE) {
-			*next_out = next; /* the end time cuts the call, uncounted */
-			return true;
-		}
-		t->in_call = false;
-		next = now;
-	} else if (op->kind == OP_DELAY) {
-		/* Durations are at most SIMTIME_MAX (2^63 - 1), so max - min + 1 fits; the
-		 * stretch and the sum with the clock are checked. */
-		d = smt_scale(sim, t->cpu, op->delay_min +
-			      (op->delay_max > op->delay_min
-				       ? rng_below(&t->rng, op->delay_max - op->delay_min + 1) : 0));
-		if (__builtin_add_overflow(now, d, &next))
-			next = TIME_PAST_MAX;
-	} else if (!mem_access_memo(sim->mem, &t->memo[t->pc], now, &next)) {
-		next = mem_access(sim->mem, t->cpu, op->addr + (uint64_t)t->cpu * op->cpu_stride,
-				  op->size, (enum mem_op)op->kind, op->site, now);
-	}
 	/* Time must advance, or a loop of zero delays would never reach the end time. */
 	if (next == now)
 		next++;
@@ -231,6 +201,58 @@ thread_op(struct sim *sim, struct thread *t, simtime_t now, simtime_t *next_out)
 	}
 	*next_out = next;
 	return true;
+}
+
+/* A path call's step at @now (thread_op()).  When the call returns, its operation is over
+ * at its last step, which world->step_on may have taken past @now (ptask.now). */
+static inline __attribute__((always_inline)) bool
+call_op(struct sim *sim, struct thread *t, const struct op *op, simtime_t now,
+	simtime_t *next_out)
+{
+	simtime_t next;
+
+	if (!t->in_call) {
+		interp_call(&t->pt, (uint32_t)op->call, op->args, now);
+		t->in_call = true;
+	}
+	next = interp_run(&t->pt, now);
+	if (next == INTERP_PARKED || next == INTERP_STOPPED)
+		return false; /* world->wake reschedules it, or the run is over */
+	if (next != INTERP_DONE) {
+		*next_out = next; /* the end time cuts the call, uncounted */
+		return true;
+	}
+	t->in_call = false;
+	return op_done(sim, t, t->pt.now, t->pt.now, next_out);
+}
+
+/* Run @t's operation at pc, at @now (@raw: a raw operation, never a path call, as every
+ * operation of a settled core's threads is; a constant where it is known).  Return: false
+ * when the thread stops here (finished, cut, parked, or the run is over); else true with
+ * *next, when its next step is. */
+static inline __attribute__((always_inline)) bool
+thread_op(struct sim *sim, struct thread *t, simtime_t now, simtime_t *next_out, bool raw)
+{
+	const struct op *op = &t->a->ops[t->pc];
+	simtime_t next, d;
+
+	if (!t->ra.settled)
+		ra_step(&t->ra, now); /* only unsettled threads' ties are told (ra_tie) */
+	if (!raw && op->kind == OP_CALL)
+		return call_op(sim, t, op, now, next_out);
+	if (op->kind == OP_DELAY) {
+		/* Durations are at most SIMTIME_MAX (2^63 - 1), so max - min + 1 fits; the
+		 * stretch and the sum with the clock are checked. */
+		d = smt_scale(sim, t->cpu, op->delay_min +
+			      (op->delay_max > op->delay_min
+				       ? rng_below(&t->rng, op->delay_max - op->delay_min + 1) : 0));
+		if (__builtin_add_overflow(now, d, &next))
+			next = TIME_PAST_MAX;
+	} else if (!mem_access_memo(sim->mem, &t->memo[t->pc], now, &next)) {
+		next = mem_access(sim->mem, t->cpu, op->addr + (uint64_t)t->cpu * op->cpu_stride,
+				  op->size, (enum mem_op)op->kind, op->site, now);
+	}
+	return op_done(sim, t, now, next, next_out);
 }
 
 /* Does @u's next step come before @b's, as the queue orders them: by time, then by push? */
@@ -346,7 +368,7 @@ static struct thread *core_run_settled(struct sim *sim, struct thread *t, bool *
 		d++;
 		other |= u != t0;
 		t = u;
-		ok = thread_op(sim, t, t->ptime, &next);
+		ok = thread_op(sim, t, t->ptime, &next, true);
 		step_pushed(t, ok, t->ptime, next);
 	}
 	sim->q->dispatched = d;
@@ -355,10 +377,9 @@ static struct thread *core_run_settled(struct sim *sim, struct thread *t, bool *
 	return t;
 }
 
-/* The step at @now of @t, whose core may run ahead, then the next steps of its threads in
- * the queue's order as long as each may (run_early); then the next steps are scheduled.  A
- * function of its own, so that the other threads' steps (thread_step) need none of its
- * registers. */
+/* The step at @now of @t, whose core may run ahead, then its threads' next steps in the
+ * queue's order as long as each may (run_early); then the next steps are scheduled.  Not
+ * inline: the other threads' steps (thread_step) then save none of its registers. */
 static __attribute__((noinline)) void core_steps(struct sim *sim, struct thread *t,
 						  simtime_t now)
 {
@@ -367,7 +388,7 @@ static __attribute__((noinline)) void core_steps(struct sim *sim, struct thread 
 	bool ok, alone = true;
 
 	for (;;) {
-		ok = thread_op(sim, t, now, &next);
+		ok = thread_op(sim, t, now, &next, false);
 		step_pushed(t, ok, now, next);
 		if (core_settled(t) && !sim_stopped(sim)) {
 			t = core_run_settled(sim, t, &alone);
@@ -399,8 +420,9 @@ void thread_step(struct sim *sim, void *data, uint64_t arg)
 		return;
 	if (t->priv)
 		core_steps(sim, t, now);
-	else if (thread_op(sim, t, now, &next))
-		schedule(sim, t, next, now, true);
+	else if (thread_op(sim, t, now, &next, false))
+		/* pushed by the step run last: a path call's may have gone on (step_on) */
+		schedule(sim, t, next, evq_now(sim->q), true);
 }
 
 /* The end of the warm-up (end.warmup_us): what happened so far is not measured, as
@@ -428,6 +450,30 @@ static void wake_thread(void *data, void *thread, simtime_t when)
 
 	sim->tie |= sim->pending && ra_tie(sim->pending, NULL, when, evq_now(sim->q));
 	evq_push(sim->q, when, thread_step, thread, 0);
+}
+
+/* world->step_on (a run with run-ahead): @thread's step, a path call, returns with its next
+ * step at @next.  May that step run at once?  Exactly when thread_step()'s schedule() would
+ * keep it out of the queue (form 1 of run-ahead: before every queued event, the end time and
+ * the clock's end) and the run loop would dispatch it next without a look of the host's
+ * watch, within the limits (within_limits) and with the run going on.  sim->early_end holds
+ * the end time, the clock's end and the time limit, and the warm-up's end only while its
+ * event is queued, which refuses such a step anyway.  It then counts as dispatched, and its
+ * time is recorded as thread_op() records a step's. */
+static bool step_on(void *data, void *thread, simtime_t next)
+{
+	struct sim *sim = data;
+	struct thread *t = thread;
+	struct evq *q = sim->q;
+
+	if (next >= sim->early_end || !(q->dispatched % RUNWATCH_EVENTS) ||
+	    q->dispatched >= sim->lim->events || t->priv || sim_stopped(sim) ||
+	    !evq_dispatch_first(q, next))
+		return false;
+	t->ptime = next;
+	if (!t->ra.settled)
+		ra_step(&t->ra, next);
+	return true;
 }
 
 /* May @ev, just popped, be dispatched within the scenario's event and time limits?  If not,
@@ -459,7 +505,7 @@ static void sim_release(struct sim *sim, struct thread *th, uint32_t nr_threads)
 	ra_pending_free(sim->pending);
 	threads_free(sim, th, nr_threads);
 	if (sim->world)
-		sim->world->wake = NULL; /* the queue is gone */
+		sim->world->wake = NULL, sim->world->step_on = NULL; /* the queue is gone */
 }
 
 static void world_start(struct sim *sim, struct run_result *r)
@@ -472,6 +518,7 @@ static void world_start(struct sim *sim, struct run_result *r)
 		   PERCPU_BASE + PERCPU_QNODE, WORK_BASE);
 	sim->world->stop = runwatch_flag();
 	sim->world->wake = wake_thread;
+	sim->world->step_on = sim->run_ahead ? step_on : NULL;
 	sim->world->wake_data = sim;
 	sim->world->cpu_shared = sim->cpu_shared;
 	/* `work` and delays stop at the end time; without one, just past the simulated time

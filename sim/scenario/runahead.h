@@ -4,7 +4,8 @@
  *
  * Run-ahead in two forms, both leaving every result as the event queue alone gives it:
  *   1. A step earlier than every queued event is the event the queue would return next: it
- *      runs at once, without a push and a pop.  Always exact.
+ *      runs at once, without a push and a pop (inside a path call, without leaving the
+ *      interpreter: world->step_on, run.c).  Always exact.
  *   2. The threads of a core whose lines no other core touches (runahead_private; raw
  *      operations only) run their next steps at once, past other cores' queued events, in
  *      the queue's order among themselves (by time, then by push), as long as each step

@@ -345,6 +345,36 @@ START_TEST(mstats_counter_carry)
 }
 END_TEST
 
+/* Every (line, offset, site, caller) has its own Pareto row, asked for again in another order
+ * than it was made: far more keys than mstats_orow's memo has slots, so keys share slots and
+ * the memo must not answer for another key than its row's. */
+START_TEST(mstats_orow_keys)
+{
+	enum { LINES = 64, SITES = 96 };
+	static uint32_t row[LINES][SITES][2];
+	struct mstats s;
+
+	mstats_init(&s, 4);
+	for (uint32_t l = 0; l < LINES; l++)
+		mstats_add_line(&s, l, 0, 64 * (uint64_t)l, 64 * (uint64_t)l + 64);
+	for (int pass = 0; pass < 2; pass++)
+		for (uint32_t k = 0; k < LINES * SITES * 2; k++) {
+			/* pass 1 walks the keys backwards, by another stride */
+			uint32_t j = pass ? (LINES * SITES * 2 - 1 - k) * 7 % (LINES * SITES * 2) : k;
+			uint32_t l = j % LINES, site = j / LINES % SITES, c = j / (LINES * SITES);
+			uint32_t r = mstats_orow(&s, l, (uint8_t)(8 * c), site, c ? 5 : DIR_NONE);
+
+			ck_assert(s.orow[r].line == l && s.orow[r].site == site &&
+				  s.orow[r].off == 8 * c && s.orow[r].caller == (c ? 5 : DIR_NONE));
+			if (!pass)
+				row[l][site][c] = r;
+			ck_assert_uint_eq(r, row[l][site][c]);
+		}
+	ck_assert_uint_eq(s.nr_orows, LINES * SITES * 2);
+	mstats_release(&s);
+}
+END_TEST
+
 static Suite *dir_suite(void)
 {
 	Suite *s = suite_create("dir");
@@ -353,6 +383,7 @@ static Suite *dir_suite(void)
 	tc = tcase(s, "dir_init");
 	tcase_add_test(tc, dir_init_words);
 	tcase_add_test(tc, mstats_counter_carry);
+	tcase_add_test(tc, mstats_orow_keys);
 	tc = tcase(s, "dir_insert");
 	tcase_add_test(tc, dir_insert_fields);
 	tcase_add_test(tc, dir_insert_growth);

@@ -345,6 +345,27 @@ START_TEST(evq_dispatch_direct_counts)
 }
 END_TEST
 
+/* A step goes without the queue only before every queued event: at a tie, or after, nothing
+ * changes. */
+START_TEST(evq_dispatch_first_only_before)
+{
+	struct evq *q = evq_new();
+
+	evq_push(q, 100, ev_nop, q, 0);
+	ck_assert(!evq_dispatch_first(q, 100));
+	ck_assert(!evq_dispatch_first(q, 120));
+	ck_assert_uint_eq(evq_now(q), 0);
+	ck_assert_uint_eq(q->dispatched, 0);
+	ck_assert(evq_dispatch_first(q, 99));
+	ck_assert_uint_eq(evq_now(q), 99);
+	ck_assert_uint_eq(q->dispatched, 1);
+	pop_is(q, 100, 0);
+	ck_assert(evq_dispatch_first(q, 150)); /* an empty queue: any time */
+	ck_assert_uint_eq(evq_now(q), 150);
+	evq_free(q);
+}
+END_TEST
+
 /* ---- suite ------------------------------------------------------------------------------- */
 
 static TCase *tcase(Suite *s, const char *name)
@@ -375,6 +396,7 @@ static Suite *evq_suite(void)
 	tcase_add_test(tc, evq_push_from_now_is_push);
 	tc = tcase(s, "evq_dispatch_direct");
 	tcase_add_test(tc, evq_dispatch_direct_counts);
+	tcase_add_test(tc, evq_dispatch_first_only_before);
 	tc = tcase(s, "evq_pop");
 	tcase_add_test(tc, evq_pop_dispatched_count);
 	tcase_add_test(tc, evq_pop_empty_keeps_now);

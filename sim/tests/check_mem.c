@@ -62,6 +62,28 @@ static void check_split_store(struct run *r)
 	ck_assert_uint_eq(line_stat(r->m, B, LS_STORES), 1);
 }
 
+/* mem_peek_at and mem_poke_at, given the line as an access gives it, are mem_peek and
+ * mem_poke: within the line, and across into the next one, whose value block is not the
+ * next in the pool (C + 64 was written first). */
+static void check_values_at(struct mem *m)
+{
+	uint32_t lc;
+
+	mem_poke(m, C + 64, 8, 0x1111111111111111ull);
+	mem_poke(m, C + 56, 8, 0x2222222222222222ull);
+	lc = stats_find_line(m, C);
+	ck_assert_uint_ne(lc, DIR_NONE);
+	ck_assert_uint_eq(mem_peek_at(m, lc, C + 56, 4), 0x22222222u);
+	ck_assert_uint_eq(mem_peek_at(m, lc, C + 60, 8), 0x1111111122222222ull);
+	mem_poke_at(m, lc, C + 60, 8, 0x3333333344444444ull);
+	ck_assert_uint_eq(mem_peek(m, C + 64, 4), 0x33333333u);
+	ck_assert_uint_eq(mem_peek(m, C + 60, 4), 0x44444444u);
+	mem_poke_at(m, lc, C + 8, 2, 0x5566);
+	ck_assert_uint_eq(mem_peek(m, C + 8, 8), 0x5566u);
+	ck_assert_uint_eq(mem_peek_at(m, DIR_NONE, C + 8, 2), 0x5566u);
+	ck_assert_uint_eq(mem_peek_at(m, DIR_NONE, C + 4096, 8), 0);
+}
+
 static void check_values(struct run *r)
 {
 	mem_poke(r->m, A + 60, 8, 0x1122334455667788ull);
@@ -73,6 +95,7 @@ static void check_values(struct run *r)
 	ck_assert_uint_eq(mem_peek(r->m, C, 8), 0);
 	mem_poke(r->m, A + 62, 2, 0xbeef);
 	ck_assert_uint_eq(mem_peek(r->m, A + 60, 8), 0x11223344beef7788ull);
+	check_values_at(r->m);
 }
 
 /* ---------------------------------------------------------------- the prefetcher */

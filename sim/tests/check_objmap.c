@@ -211,12 +211,17 @@ START_TEST(objmap_index_matches_sorted_list)
 				  : k < n && ref[k].base < a + 128 ? ref[k].idx : OBJ_NONE;
 			ck_assert_uint_eq(objmap_find_in(&om, a, a + 128), want_in);
 		}
-		/* A sweep, as first touches go: each lookup near the one before (objmap.h, last). */
+		/* A sweep, as first touches go: each lookup near the one before (objmap.h, last),
+		 * inside objects and through the gaps between them (obj_last's gap). */
 		for (uint64_t a = 0x3d000; a < 0x4c000; a += 8) {
-			uint32_t k = ref_below(ref, n, a);
+			uint32_t k = ref_below(ref, n, a), want = OBJ_NONE;
 
-			ck_assert_uint_eq(objmap_find(&om, a), k && a < ref[k - 1].base +
-					  ref[k - 1].size ? ref[k - 1].idx : OBJ_NONE);
+			if (k && a < ref[k - 1].base + ref[k - 1].size)
+				want = ref[k - 1].idx;
+			ck_assert_uint_eq(objmap_find(&om, a), want);
+			if (want == OBJ_NONE && k < n && ref[k].base < a + 128)
+				want = ref[k].idx;
+			ck_assert_uint_eq(objmap_find_in(&om, a, a + 128), want);
 		}
 		objmap_release(&om);
 	}

@@ -399,6 +399,38 @@ START_TEST(run_ahead_cold_ties)
 }
 END_TEST
 
+/* Path calls run on through their steps that come before every queued event (world->step_on,
+ * form 1 inside the interpreter): the default scenario's `before` (20 threads faulting and
+ * freeing pages) gives the queue's run with run-ahead on and off, and its event limit stops
+ * both at the same place, between two of the host watch's looks. */
+START_TEST(run_ahead_path_calls)
+{
+	static const struct override ov[] = {{"end.time_us", "300"}};
+	g_autofree char *path = tu_src_path("scenarios/default.yaml");
+	const char *only[] = {"before", NULL};
+	struct c2c_err err = {0}, on_err = {0}, off_err = {0};
+	struct scenario *sc = scenario_load_only(path, ov, 1, false, 0, only, NULL, &err);
+	struct run_result *on, *off;
+
+	ck_assert_msg(sc != NULL, "%s", err.msg);
+	on = run_variant(sc, 0, false, &err);
+	ck_assert_msg(on != NULL, "%s", err.msg);
+	sc->no_run_ahead = true;
+	off = run_variant(sc, 0, false, &err);
+	ck_assert_msg(off != NULL, "%s", err.msg);
+	ck_assert(same_run(on, off));
+	sc->limits.events = 7 * RUNWATCH_EVENTS + 1001;
+	ck_assert_ptr_null(run_variant(sc, 0, false, &off_err));
+	sc->no_run_ahead = false;
+	ck_assert_ptr_null(run_variant(sc, 0, false, &on_err));
+	ck_assert(on_err.limit && off_err.limit);
+	ck_assert_str_eq(on_err.msg, off_err.msg);
+	run_result_free(on);
+	run_result_free(off);
+	scenario_free(sc);
+}
+END_TEST
+
 /* With the invariant checks on, steps run only as the queue orders them. */
 START_TEST(run_ahead_off_with_checks)
 {
@@ -451,6 +483,7 @@ static Suite *run_suite(void)
 	tcase_add_test(tc, run_ahead_lockstep_ties);
 	tcase_add_test(tc, run_ahead_event_limit);
 	tcase_add_test(tc, run_ahead_cold_ties);
+	tcase_add_test(tc, run_ahead_path_calls);
 	tcase_add_test(tc, run_ahead_off_with_checks);
 	tc = tcase(s, "run_result_free");
 	tcase_add_test(tc, run_result_free_null);
