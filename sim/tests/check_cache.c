@@ -235,7 +235,7 @@ START_TEST(pcache_touch_clock)
 }
 END_TEST
 
-/* ---- pcache_find, pcache_set_tag -------------------------------------------------------- */
+/* ---- pcache_lookup, pcache_victim, pcache_set_tag --------------------------------------- */
 
 /* Under random fills (into pcache_victim's way), touches and drops of 16 lines in a 2-set,
  * 4-way cache: every way's tag and its copy in tags[] stay equal, and a filled line is
@@ -299,7 +299,7 @@ static Suite *cache_suite(void)
 	tcase_add_test(tc, pcache_victim_lru_sequence);
 	tc = tcase(s, "pcache_touch");
 	tcase_add_test(tc, pcache_touch_clock);
-	tc = tcase(s, "pcache_find");
+	tc = tcase(s, "pcache_tags");
 	tcase_add_test(tc, pcache_tags_mirror_ways);
 	return s;
 }
