@@ -8,10 +8,11 @@
  * others state as it was (a load in S, E or M; a store or RMW in M, or in E which silently
  * becomes M), and decodes what its actions do.  mem_hit() then serves such a request the
  * way mem_request_ways() runs that row (exec_actions, apply_next_own, hier_touch, tm_charge),
- * with the two cache ways looked up once: the same latency, load source, statistics, LRU touch, value
- * epoch and action counts.  Anything else -- a miss, a row with any other action, data still
- * in flight (a fill-buffer hit), a watched line -- goes the full way.  check_hit_path's
- * proto_hit_path_matches_table runs every such row both ways and compares all state.
+ * with the two cache ways looked up once: the same latency, load source, statistics, LRU
+ * touch, value epoch and action counts.  Anything else -- a miss, a row with any other
+ * action, data still in flight (a fill-buffer hit), a watched line -- goes the full way.
+ * check_hit_path's proto_hit_path_matches_table runs every such row both ways and compares
+ * all state.
  *
  * A hit's actions are counted per rule (mem_hit_rule.nr) and added to the table's counts
  * when they are read (mem_act_counts): the hit path is most of the accesses of every run.

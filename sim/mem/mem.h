@@ -203,7 +203,7 @@ struct mem_memo {
 	struct mem_hit_rule *hit; /* &mem.hit[0][0][its event] */
 	uint8_t op;           /* enum mem_op */
 	bool ok;              /* within one line: mem_access_memo may serve it */
-	uint32_t line;        /* its line's directory index, once an access made it (else DIR_NONE) */
+	uint32_t line;        /* its line's directory index once an access made it, or DIR_NONE */
 };
 
 /* mem_memo_init - remember mem_access(@cpu, @addr, @size, @op, @site) in @mm.  Can't fail. */
