@@ -74,21 +74,10 @@ static inline simtime_t evq_peek_time(const struct evq *q)
 	return q->heap[1].time;
 }
 
-/* evq_dispatch_direct - account an event at @time that was never pushed because it comes
- * before every queued one (run-ahead, scenario/run.c): it becomes the current time and
- * counts as dispatched, exactly as if it had been pushed and popped.  Can't fail. */
-static inline bool evq_dispatch_first(struct evq *q, simtime_t time);
-
-static inline void evq_dispatch_direct(struct evq *q, simtime_t time)
-{
-	bool first = evq_dispatch_first(q, time);
-
-	assert(first);
-	(void)first;
-}
-
-/* evq_dispatch_first - evq_dispatch_direct(@q, @time) if @time comes before every queued
- * event (at a tie the queued one goes first); else nothing.  Return: whether it did. */
+/* evq_dispatch_first - account an event at @time that was never pushed, if it comes before
+ * every queued one (at a tie the queued one goes first; run-ahead, scenario/run.c): it
+ * becomes the current time and counts as dispatched, exactly as if it had been pushed and
+ * popped.  Else nothing.  Return: whether it did. */
 static inline bool evq_dispatch_first(struct evq *q, simtime_t time)
 {
 	if (q->len && time >= evq_peek_time(q))
@@ -96,6 +85,15 @@ static inline bool evq_dispatch_first(struct evq *q, simtime_t time)
 	q->now = time;
 	q->dispatched++;
 	return true;
+}
+
+/* evq_dispatch_direct - evq_dispatch_first() of an event known to come first.  Can't fail. */
+static inline void evq_dispatch_direct(struct evq *q, simtime_t time)
+{
+	bool first = evq_dispatch_first(q, time);
+
+	assert(first);
+	(void)first;
 }
 
 /* evq_now - the time of the event last popped (the current simulated time). */

@@ -139,16 +139,20 @@ static simtime_t early_horizon(const struct sim *sim)
 	return h;
 }
 
-/* May @t's next step, at @next, run now, ahead of queued events (runahead.h)?  Not past the
- * end time, the clock's end, the run limits or the warm-up's end (sim->early_end), and not
- * after the RUNWATCH_EVENTS-th event: the run loop's host watch looks then, after the
- * handler.  Every op of a settled thread is known.  It counts as dispatched, as its event
- * would have. */
+/* May a step at @next be dispatched now, without the queue, as far as the run's bounds go?
+ * Not past sim->early_end (end time, clock's end, limits, warm-up's end), not after the
+ * RUNWATCH_EVENTS-th event (the host watch looks then), not once the run has stopped. */
+static bool early_bounds(struct sim *sim, simtime_t next)
+{
+	return next < sim->early_end && sim->q->dispatched < sim->lim->events &&
+	       sim->q->dispatched % RUNWATCH_EVENTS && !sim_stopped(sim);
+}
+
+/* May @t's next step, at @next, run now, ahead of queued events (runahead.h)?  Within
+ * early_bounds(), a settled thread's ops all known.  It counts as dispatched, as its event. */
 static bool run_early(struct sim *sim, struct thread *t, simtime_t next)
 {
-	if (!t->priv || !t->live || next >= sim->early_end ||
-	    sim->q->dispatched >= sim->lim->events ||
-	    !(sim->q->dispatched % RUNWATCH_EVENTS) || sim_stopped(sim) ||
+	if (!t->priv || !t->live || !early_bounds(sim, next) ||
 	    (!t->ra.settled && !op_known(sim, t, t->pc)))
 		return false;
 	sim->q->dispatched++;
@@ -453,22 +457,16 @@ static void wake_thread(void *data, void *thread, simtime_t when)
 }
 
 /* world->step_on (a run with run-ahead): @thread's step, a path call, returns with its next
- * step at @next.  May that step run at once?  Exactly when thread_step()'s schedule() would
- * keep it out of the queue (form 1 of run-ahead: before every queued event, the end time and
- * the clock's end) and the run loop would dispatch it next without a look of the host's
- * watch, within the limits (within_limits) and with the run going on.  sim->early_end holds
- * the end time, the clock's end and the time limit, and the warm-up's end only while its
- * event is queued, which refuses such a step anyway.  It then counts as dispatched, and its
- * time is recorded as thread_op() records a step's. */
+ * step at @next.  May that step run at once?  Exactly when schedule() would keep it out of
+ * the queue (form 1 of run-ahead) and the run loop would dispatch it next: early_bounds()
+ * (its warm-up bound is there only while the warm-up's event is queued, which refuses such
+ * a step anyway).  It then counts as dispatched, its time recorded as thread_op() does. */
 static bool step_on(void *data, void *thread, simtime_t next)
 {
 	struct sim *sim = data;
 	struct thread *t = thread;
-	struct evq *q = sim->q;
 
-	if (next >= sim->early_end || !(q->dispatched % RUNWATCH_EVENTS) ||
-	    q->dispatched >= sim->lim->events || t->priv || sim_stopped(sim) ||
-	    !evq_dispatch_first(q, next))
+	if (t->priv || !early_bounds(sim, next) || !evq_dispatch_first(sim->q, next))
 		return false;
 	t->ptime = next;
 	if (!t->ra.settled)
@@ -504,8 +502,10 @@ static void sim_release(struct sim *sim, struct thread *th, uint32_t nr_threads)
 	g_free(sim->core_seq);
 	ra_pending_free(sim->pending);
 	threads_free(sim, th, nr_threads);
-	if (sim->world)
-		sim->world->wake = NULL, sim->world->step_on = NULL; /* the queue is gone */
+	if (sim->world) { /* the queue is gone */
+		sim->world->wake = NULL;
+		sim->world->step_on = NULL;
+	}
 }
 
 static void world_start(struct sim *sim, struct run_result *r)
