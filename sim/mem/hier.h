@@ -11,7 +11,6 @@
 #ifndef C2C_HIER_H
 #define C2C_HIER_H
 
-#include <assert.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -27,12 +26,10 @@ struct hier {
  * skips the scan of the larger L2 set. */
 static inline struct cway *hier_lookup(struct hier *h, uint64_t la, struct cway **w1)
 {
-	if ((*w1 = pcache_lookup(&h->l1, la))) {
-		struct cway *w2 = pcache_set(&h->l2, la) + (*w1)->l2w;
-
-		assert(w2->tag == la + 1); /* L1d is a subset of L2 */
-		return w2;
-	}
+	if ((*w1 = pcache_lookup(&h->l1, la)))
+		/* L1d is a subset of L2 (mem_check_line tests the link): the L2 way, a host
+		 * cache miss on most L1d hits, is not read here. */
+		return pcache_set(&h->l2, la) + (*w1)->l2w;
 	return pcache_lookup(&h->l2, la);
 }
 
@@ -96,21 +93,15 @@ static inline struct hier_ways hier_ways_of(const struct hier *h, struct cway *w
  * is no longer an unused prefetch. */
 static inline void hier_touch_ways(struct hier *h, const struct hier_ways *w)
 {
-	w->w2->pf = 0;
 	pcache_touch_at(&h->l2, w->i2);
-	if (w->w1)
+	if (w->w1) {
+		/* Its L2 way is no unused prefetch already (the L1d copy came from a demand use),
+		 * so an L1d hit does not write it (mem_check_line tests that). */
 		pcache_touch_at(&h->l1, w->i1);
-	else
+	} else {
+		w->w2->pf = 0;
 		hier_l1_fill(h, cway_addr(w->w2), w->w2);
-}
-
-/* hier_hit - hier_set(@state, &@version) then hier_touch() of the copy in @w, without
- * looking it up again (the private-hit path). */
-static inline void hier_hit(struct hier *h, const struct hier_ways *w, int state,
-			    uint64_t version)
-{
-	hier_set_ways(w->w2, w->w1, state, &version);
-	hier_touch_ways(h, w);
+	}
 }
 
 #endif

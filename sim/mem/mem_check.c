@@ -94,7 +94,8 @@ static bool check_core(struct mem *m, uint32_t idx, int c, simtime_t now, uint32
 			 mesi_names[w2->state], dl->owner);
 		return false;
 	}
-	if (w1 && (w1->state != w2->state || w1->version != w2->version)) {
+	if (w1 && (w1->state != w2->state || w1->version != w2->version || w2->pf ||
+		   pcache_set(&m->core[c].l2, dl->addr) + w1->l2w != w2)) {
 		mem_fail(m, now, idx, "core %d: L1d and L2 copies differ", c);
 		return false;
 	}

@@ -349,6 +349,45 @@ START_TEST(mem_check_access_finds_a_lost_copy)
 }
 END_TEST
 
+/* An L1d copy's L2 twin, which the hit path neither reads nor writes on an L1d hit (hit.c,
+ * hier.h), is checked: flagged as an unused prefetch (_i 0), or not the way the L1d copy
+ * names (_i 1), it fails the check. */
+START_TEST(mem_check_line_detects_broken_l1d_twin)
+{
+	struct cway *w1, *w2;
+	uint32_t idx;
+
+	setup_pf(false);
+	mem_access(m, 0, A, 8, MEM_LOAD, 0, 0);
+	idx = mem_line(m, A);
+	w2 = hier_lookup(&m->core[0], A, &w1);
+	ck_assert(w1 && mem_check_line(m, idx, 1000));
+	if (_i == 0)
+		w2->pf = 1;
+	else
+		w1->l2w = (uint8_t)((w1->l2w + 1) % mc.l2.ways);
+	ck_assert(!mem_check_line(m, idx, 2000));
+	ck_assert_ptr_nonnull(strstr(m->fail_msg, "L1d and L2 copies differ"));
+	teardown();
+}
+END_TEST
+
+/* A directory that lies about an exclusive copy -- another core named owner of the line
+ * core 0 holds E -- is caught at core 0's next hit, although outside check mode the hit
+ * path does not read the directory for an E or M copy. */
+START_TEST(mem_check_hit_detects_lying_directory)
+{
+	setup_pf(false);
+	mem_access(m, 0, A, 8, MEM_LOAD, 0, 0);
+	ck_assert_int_eq(mem_state(m, 0, A), MESI_E);
+	m->dir.line[mem_line(m, A)].owner = 1;
+	mem_access(m, 0, A, 8, MEM_LOAD, 0, 1000);
+	ck_assert(m->failed);
+	ck_assert_ptr_nonnull(strstr(m->fail_msg, "SWMR"));
+	teardown();
+}
+END_TEST
+
 static Suite *physics_suite(void)
 {
 	Suite *s = suite_create("physics");
@@ -370,6 +409,8 @@ static Suite *physics_suite(void)
 	tcase_add_test(tc, mem_check_line_detects_stale_copy);
 	tcase_add_test(tc, mem_check_line_detects_two_owners);
 	tcase_add_test(tc, mem_check_access_finds_a_lost_copy);
+	tcase_add_loop_test(tc, mem_check_line_detects_broken_l1d_twin, 0, 2);
+	tcase_add_test(tc, mem_check_hit_detects_lying_directory);
 	suite_add_tcase(s, tc);
 	return s;
 }
