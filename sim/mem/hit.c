@@ -16,8 +16,9 @@
  *
  * A hit's actions are counted per rule (mem_hit_rule.nr) and added to the table's counts
  * when they are read (mem_act_counts): the hit path is most of the accesses of every run.
+ * mem_hit() and what it shares with the memos are in hit.h.
  */
-#include "mem/mem_int.h"
+#include "mem/hit.h"
 
 #include <assert.h>
 #include <string.h>
@@ -75,96 +76,6 @@ uint64_t mem_hits_served(const struct mem *m)
 	for (size_t i = 0; i < MESI_COUNT * MESI_COUNT * MEM_HIT_EVENTS; i++)
 		n += h[i].nr;
 	return n;
-}
-
-/* The rule that serves an event on copy @c (of line @c->line, in @core's L1d or L2) at @now,
- * or NULL when none may: its data is still in flight, the row is not a private hit, or the
- * line is watched.  @ev is the event's rules, &m->hit[0][0][event]; @may_write: the event
- * is not a load.  The rule's row names the own and others states it was chosen for. */
-static inline struct mem_hit_rule *hit_rule(struct mem *m, const struct cway *c, int core,
-					    struct mem_hit_rule *ev, simtime_t now, bool may_write)
-{
-	const struct dline *dl = &m->dir.line[c->line];
-	struct mem_hit_rule *hr;
-	int own = c->state, others;
-
-	if (c->ready_at > now)
-		return NULL;
-	/* An exclusive copy (E or M) has no other (SWMR): the rule is looked up without the
-	 * directory, which check mode checks (a broken directory goes the full way, which
-	 * reports it).  Outside check mode the directory entry, a host cache miss on most
-	 * hits, is then not read at all. */
-	others = own == MESI_S ? mem_others_dl(dl, core, own) : MESI_I;
-	if (own != MESI_S && m->check && mem_others_dl(dl, core, own) != MESI_I)
-		return NULL;
-	hr = ev + (own * MESI_COUNT + others) * MEM_HIT_EVENTS;
-	if (!hr->row || (may_write && hr->write && mem_watched(m, c->line)))
-		return NULL;
-	return hr;
-}
-
-/* Serve @rq by @hr (hit_rule) with its copies in @w of @h, its core's caches, as the row's
- * actions would; @may_write as for hit_rule().
- *
- * Outside check mode the hit path keeps no value epochs (dline.version, cway.version): only
- * check mode's data-value test reads them.  A row that keeps the copy's state (a load, a
- * store in M) then writes neither the directory entry nor the copies, as it would change
- * nothing there: the owner and its dirty bit of an E or M copy are already the core and
- * M-ness (check_core tests both).  A store still marks LLC copies stale (a prefetch for a
- * store takes M and leaves them valid).  Check mode does all of it, so that its tests see
- * the table's own epochs. */
-static inline __attribute__((always_inline)) void
-hit_apply(struct mem *m, struct hier *h, const struct req *rq, const struct hier_ways *w,
-	  struct mem_hit_rule *hr, bool may_write, struct outcome *out)
-{
-	struct cway *w2 = w->w2, *w1 = w->w1;
-	uint32_t line = (w1 ? w1 : w2)->line;
-	struct dline *dl = &m->dir.line[line];
-	int next = hr->row->next_own;
-
-	hr->nr++;
-	*out = (struct outcome){.line = line, .pf_event = EV_COUNT,
-				.src = w1 ? SRC_L1 : SRC_L2,   /* hit (own_src: the data is there) */
-				/* an L1d copy's L2 twin is no unused prefetch (hier.h) */
-				.pf_used = !w1 && w2->pf,
-				.st_l1hit = hr->st_hit && w1,  /* count_st_hit */
-				.done = rq->now + (w1 ? m->mc->l1d.latency : m->mc->l2.latency)};
-	if (may_write && hr->write) {                  /* write_data, as apply_next_own */
-		if (m->check)
-			mem_write_epoch(dl);
-		else
-			dl->llc_valid = 0;
-	}
-	if (m->check || next != hr->row->own) {
-		hier_set_ways(w2, w1, next, &dl->version);
-		/* The core holds a copy, so the directory lists it already (mem_check_line). */
-		if (next == MESI_E || next == MESI_M) {
-			dl->owner = (int16_t)rq->core;
-			dl->dirty = next == MESI_M;
-		}
-	}
-	hier_touch_ways(h, w);
-	if (m->check)
-		mem_check_after(m, rq, out->line, hr->row->own, hr->row->others, hr->row,
-				false); /* a hit is never dropped */
-}
-
-bool mem_hit(struct mem *m, const struct req *rq, struct cway *w2, struct cway *w1,
-	     struct outcome *out)
-{
-	struct hier *h = &m->core[rq->core];
-	struct mem_hit_rule *hr;
-	struct hier_ways w;
-
-	assert(rq->event < MEM_HIT_EVENTS); /* demand events only (mem.c) */
-	/* An L1d copy is its L2 copy's twin (hier.h): what the hit decides on is read from the
-	 * nearer one, the L2 way is only written. */
-	if (!w2 || !(hr = hit_rule(m, w1 ? w1 : w2, rq->core, &m->hit[0][0][rq->event], rq->now,
-				   rq->event != EV_LOAD)))
-		return false;
-	w = hier_ways_of(h, w2, w1);
-	hit_apply(m, h, rq, &w, hr, rq->event != EV_LOAD, out);
-	return true;
 }
 
 /* The demand event of a memo's operation (a locked RMW's is an RMW's):

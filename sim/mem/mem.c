@@ -3,7 +3,7 @@
  * through the store buffer for stores; set-up and queries.  See mem.h for the design and
  * mem_int.h for how the work is split between the modules.
  */
-#include "mem/mem_int.h"
+#include "mem/hit.h"
 
 #include <assert.h>
 #include <glib.h>

@@ -97,12 +97,7 @@ bool mem_memo_miss(struct mem *m, struct mem_memo *mm, struct cway *w2, struct c
 /* hit.c */
 /* mem_hit_rules - decode the private-hit rows of the table for m->pvariant into m->hit. */
 void mem_hit_rules(struct mem *m);
-/* mem_hit - serve demand request @rq as mem_request_ways() would, without walking the table,
- * when it is a private hit (a row of m->hit, data not in flight, line not watched); @w2 and
- * @w1 are its line's ways as for mem_request_ways().  Return: false, with nothing changed,
- * when it is not (then mem_request_ways() must serve it). */
-bool mem_hit(struct mem *m, const struct req *rq, struct cway *w2, struct cway *w1,
-	     struct outcome *out);
+/* mem_hit: hit.h */
 
 /* account.c */
 /* acct_demand - count demand request @rq.  Return: its Pareto row, DIR_NONE when its line is
