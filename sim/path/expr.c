@@ -89,6 +89,7 @@ static bool nest(struct parser *ps)
 }
 
 static bool parse_expr(struct parser *ps, int min_prec);
+static void fold_last(struct parser *ps);
 
 /* An integer literal: decimal (a leading 0 is not octal) or 0x-hex, at most INT64_MAX; a
  * larger one is an error, never a wrapped value. */
@@ -147,6 +148,7 @@ static bool parse_name(struct parser *ps)
 		ps->p++;
 		ps->nesting--;
 		emit(ps, (uint8_t)(E_ABS + f), 0);
+		fold_last(ps);
 		return true;
 	}
 	if (!ps->resolve(ps->data, name, &r)) {
@@ -188,6 +190,7 @@ static bool parse_primary(struct parser *ps)
 			return false;
 		ps->nesting--;
 		emit(ps, op, 0);
+		fold_last(ps);
 		return true;
 	}
 	if (g_ascii_isdigit(*ps->p))
@@ -232,6 +235,7 @@ static bool parse_expr(struct parser *ps, int min_prec)
 			return false;
 		if (skip == UINT32_MAX) {
 			emit(ps, b->op, 0);
+			fold_last(ps);
 			continue;
 		}
 		emit(ps, E_BOOL, 0);
@@ -261,7 +265,7 @@ static const uint8_t binop_of[] = {
 	[E_EQ] = EBIN_EQ + 1, [E_NE] = EBIN_NE + 1, [E_MIN] = EBIN_MIN + 1, [E_MAX] = EBIN_MAX + 1,
 };
 
-static int64_t apply(uint8_t op, int64_t x, int64_t y, enum expr_fault *fault)
+static inline int64_t apply(uint8_t op, int64_t x, int64_t y, enum expr_fault *fault)
 {
 	if (op == E_DIV || op == E_MOD)
 		return divide(op, x, y, fault);
@@ -365,6 +369,30 @@ static bool fold(struct parser *ps)
 	e->len = 1;
 	e->code[0] = (struct einsn){E_CONST, v};
 	return true;
+}
+
+/* Fold the operator just emitted when its operands are constants (an operand that ends in
+ * a constant is that constant: anything longer ends in an operator), so that only what
+ * reads a local or a builtin is left for run time: `ZONE_NORMAL * NR_LRU_LISTS + lru` is
+ * then `x OP y` (expr_binary).  A division that faults stays, for the run to report if it
+ * is evaluated at all (`n && 1 / 0`); a skip of && or || never points into the folded
+ * operands, only at the first, where their value goes. */
+static void fold_last(struct parser *ps)
+{
+	struct expr *e = ps->e;
+	const uint8_t op = e->code[e->len - 1].op;
+	const uint32_t n = op == E_NEG || op == E_NOT || op == E_ABS ? 1 : 2;
+	enum expr_fault fault = EXPR_OK;
+	struct einsn *x = &e->code[e->len - 1 - n];
+	int64_t v;
+
+	if (x->op != E_CONST || x[n - 1].op != E_CONST)
+		return;
+	v = n == 1 ? unary(op, x->v) : apply(op, x->v, x[1].v, &fault);
+	if (fault != EXPR_OK)
+		return;
+	*x = (struct einsn){E_CONST, v};
+	e->len -= n;
 }
 
 /* Depth the postfix code needs: evaluation has a fixed stack.  A skip of && or || leaves the

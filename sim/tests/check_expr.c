@@ -160,6 +160,30 @@ START_TEST(div_mod_faults)
 }
 END_TEST
 
+/* The constant parts of a larger expression fold (the interpreter then reads `x OP y`),
+ * but not a division that faults: the run reports it, if it is evaluated at all. */
+START_TEST(constant_parts_fold)
+{
+	struct c2c_err err;
+	struct expr_ref x, y;
+	enum expr_fault f;
+	uint8_t op;
+	struct expr *e = compile("2 * K + x", &err);
+
+	ck_assert(e && expr_binary(e, &op, &x, &y) && op == EBIN_ADD);
+	ck_assert(x.kind == EREF_CONST && x.v == 20 && y.kind == EREF_LOCAL && y.v == 0);
+	expr_free(e);
+	e = compile("y < -(2 - 5) * min(4, abs(-7))", &err);
+	ck_assert(e && expr_binary(e, &op, &x, &y) && op == EBIN_LT);
+	ck_assert(x.kind == EREF_LOCAL && x.v == 1 && y.kind == EREF_CONST && y.v == 12);
+	expr_free(e);
+	ck_assert_int_eq(eval("x && 1 / 0", 0, 0, &f), 0);
+	ck_assert_int_eq(f, EXPR_OK);
+	ck_assert_int_eq(eval("x && 1 / 0", 1, 0, &f), 0);
+	ck_assert_int_eq(f, EXPR_DIV_ZERO);
+}
+END_TEST
+
 /* The first fault is kept, evaluation goes on (the faulting division gives 0). */
 START_TEST(fault_first_kept)
 {
@@ -433,6 +457,7 @@ static Suite *expr_suite(void)
 	tcase_add_test(tc, div_mod_truncate);
 	tcase_add_test(tc, div_mod_faults);
 	tcase_add_test(tc, fault_first_kept);
+	tcase_add_test(tc, constant_parts_fold);
 	tcase_add_test(tc, unary_and_abs);
 	tcase_add_test(tc, min_max);
 	tcase_add_test(tc, comparisons);
