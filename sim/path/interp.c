@@ -128,8 +128,8 @@ static uint32_t thread_mlp(const struct ptask *t)
 static inline __attribute__((always_inline)) simtime_t
 load_slot(struct ptask *t, simtime_t now, simtime_t done)
 {
-	simtime_t *q = t->inflight, next = now + t->w->mc->cycle;
-	uint32_t h = t->inflight_head, e = h + t->nr_inflight, i;
+	simtime_t *q = t->inflight, *p, next = now + t->w->mc->cycle;
+	uint32_t h = t->inflight_head, e = h + t->nr_inflight;
 
 	while (h < e && q[h] <= now)
 		h++;
@@ -143,9 +143,9 @@ load_slot(struct ptask *t, simtime_t now, simtime_t done)
 		e -= h - 1;
 		h = 1;
 	}
-	for (i = e; q[i - 1] > done; i--)
-		q[i] = q[i - 1];
-	q[i] = done;
+	for (p = q + e; p[-1] > done; p--)
+		p[0] = p[-1];
+	*p = done;
 	t->inflight_head = h;
 	t->nr_inflight = e + 1 - h;
 	return next;
@@ -493,21 +493,23 @@ static simtime_t exec_delay(struct ptask *t, const struct pinsn *in, const int64
 }
 
 /* interp_run's steps: run until the thread must wait; return as interp_run does.  A model
- * error or a failure of the memory system in an instruction stops the thread at the next
- * one: what it returned is a time the run, stopped, never reaches. */
+ * error, a failure of the memory system or a signal stops the thread at its next step:
+ * until then it goes on with the stand-ins the errors leave (interp_int.h), at most
+ * INTERP_FREE_INSNS instructions, and what it returns is a time the run, stopped, never
+ * reaches.  The first error is the one reported, so its instruction is the one named. */
 static simtime_t run_step(struct ptask *t, simtime_t now)
 {
 	const struct machine *mc = t->w->mc;
 	const bool mlp = mc->mlp > 1;
 
+	if (world_stopped(t->w))
+		return INTERP_STOPPED;
 	t->now = now; /* every instruction of the step issues then */
 	for (uint32_t n = 0; n < INTERP_FREE_INSNS; n++) {
 		struct frame *f = t->top;
 		const struct pinsn *in = &f->code[f->pc];
 		simtime_t next, ready = 0;
 
-		if (world_stopped(t->w))
-			return INTERP_STOPPED;
 		if (mlp && f->ready_max > now && (next = scoreboard(t, in, f, now, &ready)))
 			return next; /* re-run this instruction when its operands are there */
 		switch (in->op) {

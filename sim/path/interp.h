@@ -129,12 +129,12 @@ struct counterstat {
 
 struct world {
 	/* Set when a signal asks the run to stop (scenario/runwatch.h; world_init points it at
-	 * a flag never set): a call that runs long stops at its next instruction, not at its
-	 * end. */
+	 * a flag never set): a call that runs long stops at its next step (run_step: at most
+	 * INTERP_FREE_INSNS instructions), not at its end. */
 	const volatile sig_atomic_t *stop;
 	const struct program *prog;
 	struct mem *mem;
-	const bool *mem_failed;  /* &mem->failed: world_stopped() reads it at every instruction */
+	const bool *mem_failed;  /* &mem->failed: world_stopped() reads it at every step */
 	const struct machine *mc;
 	const struct entities *ents; /* owned by the scenario variant */
 	enum lock_kind lock_kind;
