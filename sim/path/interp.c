@@ -133,7 +133,8 @@ load_slot(struct ptask *t, simtime_t now, simtime_t done)
 
 	while (h < e && q[h] <= now)
 		h++;
-	if (e - h == thread_mlp(t)) {
+	/* (its share is at most the machine's mlp: fewer loads leave a slot either way) */
+	if (e - h >= t->mlp_shared && e - h == thread_mlp(t)) {
 		if (q[h] > next)
 			next = q[h];
 		q[h++] = now; /* it leaves: the time before the run */
@@ -375,9 +376,9 @@ static void exec_counter(struct ptask *t, const struct pinsn *in, int64_t *loc)
 		c->max_abs_error = (uint64_t)(v > truth ? v - truth : truth - v);
 }
 
-/* The scoreboard's bookkeeping for instructions that pass readiness on instead of waiting:
- * @r is when @in's operands are there (it_deps_ready). */
-static void pass_ready(struct ptask *t, const struct pinsn *in, struct frame *f, simtime_t r)
+/* The scoreboard's bookkeeping for instructions that pass readiness on instead of waiting
+ * (a return's is run_step's): @r is when @in's operands are there (it_deps_ready). */
+static void pass_ready(const struct pinsn *in, struct frame *f, simtime_t r)
 {
 	switch (in->op) {
 	case P_SET:
@@ -391,10 +392,6 @@ static void pass_ready(struct ptask *t, const struct pinsn *in, struct frame *f,
 	case P_CALL: /* called after exec_call pushed the callee's frame, right after @f */
 		for (uint8_t i = 0; i < in->nr_args; i++)
 			it_set_ready(&f[1], i, r);
-		break;
-	case P_RETURN:
-		if (t->depth > 1 && f->ret_dst >= 0)
-			it_set_ready(&f[-1], f->ret_dst, r);
 		break;
 	}
 }
@@ -423,7 +420,7 @@ static simtime_t scoreboard(struct ptask *t, const struct pinsn *in, struct fram
 	if (waits_for_operands(in->op))
 		return *r > now ? *r : 0;
 	if (in->op != P_CALL && in->op != P_RETURN)
-		pass_ready(t, in, f, *r);
+		pass_ready(in, f, *r);
 	return 0;
 }
 
@@ -457,7 +454,7 @@ static simtime_t exec_free(struct ptask *t, const struct pinsn *in, struct frame
 		exec_call(t, in, loc, now);
 		/* (no 0 is handed on: push_frame zeroed the arguments' times already) */
 		if (ready && t->depth > 1 && t->top->pc == 0)
-			pass_ready(t, in, t->top - 1, ready);
+			pass_ready(in, t->top - 1, ready);
 		return now;
 	case P_LIST:
 		exec_list(t, in, loc);
@@ -539,9 +536,9 @@ static simtime_t run_step(struct ptask *t, simtime_t now)
 			if (next != INTERP_PARKED && !t->lock_phase)
 				f->pc++;
 			return next;
-		case P_RETURN:
-			if (mlp)
-				pass_ready(t, in, f, ready);
+		case P_RETURN: /* its value is there when its operands are */
+			if (mlp && t->depth > 1 && f->ret_dst >= 0)
+				it_set_ready(&f[-1], f->ret_dst, ready);
 			if (exec_return(t, in, now))
 				return INTERP_DONE;
 			continue;

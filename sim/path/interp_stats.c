@@ -5,18 +5,10 @@
 
 #include "path/interp_int.h"
 
-void it_sample(struct samples *s, uint64_t v)
+void it_samples_grow(struct samples *s)
 {
-	if (s->nr == s->cap) {
-		s->cap = s->cap ? 2 * s->cap : 64;
-		s->v = g_renew(uint64_t, s->v, s->cap);
-	}
-	s->v[s->nr++] = v;
-	s->total += v;
-	if (v > s->max)
-		s->max = v;
-	if (s->nr == 1 || v < s->min)
-		s->min = v;
+	s->cap = s->cap ? 2 * s->cap : 64;
+	s->v = g_renew(uint64_t, s->v, s->cap);
 }
 
 static int cmp_u64(const void *a, const void *b)
