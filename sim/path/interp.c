@@ -441,9 +441,15 @@ static simtime_t exec_free(struct ptask *t, const struct pinsn *in, struct frame
 	case P_JUMP:
 		f->pc = in->target;
 		return now;
-	case P_JUMP_IF_NOT:
-		f->pc = it_val(t, &in->av, loc) ? f->pc + 1 : in->target;
+	case P_JUMP_IF_NOT: {
+		/* Most conditions are `x OP C` (n < BATCH): that one without it_val_op's call. */
+		const struct operand *c = &in->av;
+		int64_t v = c->kind == OPND_LOC_CONST ? expr_binop_apply(c->bop, loc[c->x], c->v)
+						      : it_val(t, c, loc);
+
+		f->pc = v ? f->pc + 1 : in->target;
 		return now;
+	}
 	case P_FOR_INIT:
 		it_for_init(t, in, loc);
 		break;
