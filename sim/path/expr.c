@@ -19,9 +19,22 @@ struct einsn {
 	int64_t v;
 };
 
+/* The forms of code expr_eval answers without the stack machine (a, b, c: operands; op, op2:
+ * binary operators; un: a unary one), most operands and conditions of the shipped paths. */
+enum eshape {
+	SH_STACK,     /* anything else */
+	SH_A,         /* a */
+	SH_AB,        /* a b op: a op b */
+	SH_AB_C,      /* a b op c op2: (a op b) op2 c */
+	SH_A_BC,      /* a b c op op2: a op2 (b op c) */
+	SH_A_UN,      /* a un */
+	SH_A_UN_C,    /* a un c op2: un(a) op2 c */
+};
+
 struct expr {
 	struct einsn *code;   /* right after the struct once compiled (pack) */
 	uint32_t len, cap;
+	uint8_t shape;        /* enum eshape */
 	char *text;
 };
 _Static_assert(sizeof(struct expr) % _Alignof(struct einsn) == 0,
@@ -89,6 +102,7 @@ static bool nest(struct parser *ps)
 }
 
 static bool parse_expr(struct parser *ps, int min_prec);
+static void fold_last(struct parser *ps);
 
 /* An integer literal: decimal (a leading 0 is not octal) or 0x-hex, at most INT64_MAX; a
  * larger one is an error, never a wrapped value. */
@@ -147,6 +161,7 @@ static bool parse_name(struct parser *ps)
 		ps->p++;
 		ps->nesting--;
 		emit(ps, (uint8_t)(E_ABS + f), 0);
+		fold_last(ps);
 		return true;
 	}
 	if (!ps->resolve(ps->data, name, &r)) {
@@ -188,6 +203,7 @@ static bool parse_primary(struct parser *ps)
 			return false;
 		ps->nesting--;
 		emit(ps, op, 0);
+		fold_last(ps);
 		return true;
 	}
 	if (g_ascii_isdigit(*ps->p))
@@ -232,6 +248,7 @@ static bool parse_expr(struct parser *ps, int min_prec)
 			return false;
 		if (skip == UINT32_MAX) {
 			emit(ps, b->op, 0);
+			fold_last(ps);
 			continue;
 		}
 		emit(ps, E_BOOL, 0);
@@ -261,7 +278,7 @@ static const uint8_t binop_of[] = {
 	[E_EQ] = EBIN_EQ + 1, [E_NE] = EBIN_NE + 1, [E_MIN] = EBIN_MIN + 1, [E_MAX] = EBIN_MAX + 1,
 };
 
-static int64_t apply(uint8_t op, int64_t x, int64_t y, enum expr_fault *fault)
+static inline int64_t apply(uint8_t op, int64_t x, int64_t y, enum expr_fault *fault)
 {
 	if (op == E_DIV || op == E_MOD)
 		return divide(op, x, y, fault);
@@ -287,27 +304,38 @@ static int64_t operand(const struct einsn *in, const int64_t *locals, const int6
 	return in->op == E_CONST ? in->v : in->op == E_LOCAL ? locals[in->v] : builtins[in->v];
 }
 
+/* The value of @e, of a form other than SH_STACK.  An operator waits for its operands, so
+ * a fault of the inner one is the first. */
+static int64_t eval_shape(const struct expr *e, const int64_t *locals, const int64_t *builtins,
+			  enum expr_fault *fault)
+{
+	const struct einsn *c = e->code;
+	int64_t a = operand(&c[0], locals, builtins), v;
+
+	switch (e->shape) {
+	case SH_A: return a;
+	case SH_AB: return apply(c[2].op, a, operand(&c[1], locals, builtins), fault);
+	case SH_AB_C:
+		v = apply(c[2].op, a, operand(&c[1], locals, builtins), fault);
+		return apply(c[4].op, v, operand(&c[3], locals, builtins), fault);
+	case SH_A_BC:
+		v = apply(c[3].op, operand(&c[1], locals, builtins), operand(&c[2], locals, builtins),
+			  fault);
+		return apply(c[4].op, a, v, fault);
+	case SH_A_UN: return unary(c[1].op, a);
+	default: /* SH_A_UN_C */
+		return apply(c[3].op, unary(c[1].op, a), operand(&c[2], locals, builtins), fault);
+	}
+}
+
 int64_t expr_eval(const struct expr *e, const int64_t *locals, const int64_t *builtins,
 		  enum expr_fault *fault)
 {
 	int64_t stack[EXPR_MAX_STACK];
 	int sp = 0;
 
-	/* Next most: one binary operator on two operands (`n + 1`, `val == 0`); the third
-	 * instruction of two operands can only be a binary operator. */
-	if (e->len == 3 && e->code[0].op <= E_BUILTIN && e->code[1].op <= E_BUILTIN)
-		return apply(e->code[2].op, operand(&e->code[0], locals, builtins),
-			     operand(&e->code[1], locals, builtins), fault);
-
-	/* Most expressions on the access path are one operand (an index in a local, a constant
-	 * operand): answered without the stack machine. */
-	if (e->len == 1) {
-		switch (e->code[0].op) {
-		case E_CONST: return e->code[0].v;
-		case E_LOCAL: return locals[e->code[0].v];
-		case E_BUILTIN: return builtins[e->code[0].v];
-		}
-	}
+	if (e->shape != SH_STACK)
+		return eval_shape(e, locals, builtins, fault);
 	for (uint32_t i = 0; i < e->len; i++) {
 		const struct einsn *in = &e->code[i];
 
@@ -367,6 +395,30 @@ static bool fold(struct parser *ps)
 	return true;
 }
 
+/* Fold the operator just emitted when its operands are constants (an operand that ends in
+ * a constant is that constant: anything longer ends in an operator), so that only what
+ * reads a local or a builtin is left for run time: `ZONE_NORMAL * NR_LRU_LISTS + lru` is
+ * then `x OP y` (expr_binary).  A division that faults stays, for the run to report if it
+ * is evaluated at all (`n && 1 / 0`); a skip of && or || never points into the folded
+ * operands, only at the first, where their value goes. */
+static void fold_last(struct parser *ps)
+{
+	struct expr *e = ps->e;
+	const uint8_t op = e->code[e->len - 1].op;
+	const uint32_t n = op == E_NEG || op == E_NOT || op == E_ABS ? 1 : 2;
+	enum expr_fault fault = EXPR_OK;
+	struct einsn *x = &e->code[e->len - 1 - n];
+	int64_t v;
+
+	if (x->op != E_CONST || x[n - 1].op != E_CONST)
+		return;
+	v = n == 1 ? unary(op, x->v) : apply(op, x->v, x[1].v, &fault);
+	if (fault != EXPR_OK)
+		return;
+	*x = (struct einsn){E_CONST, v};
+	e->len -= n;
+}
+
 /* Depth the postfix code needs: evaluation has a fixed stack.  A skip of && or || leaves the
  * stack as deep as its right operand does, so the straight-line count is the maximum. */
 static int depth(const struct expr *e)
@@ -383,6 +435,46 @@ static int depth(const struct expr *e)
 		max = d > max ? d : max;
 	}
 	return max;
+}
+
+static bool is_operand(uint8_t op)
+{
+	return op <= E_BUILTIN;
+}
+
+/* A binary operator of the code (&& and || are skips there). */
+static bool is_binary(uint8_t op)
+{
+	return (op >= E_MUL && op <= E_NE) || op == E_MIN || op == E_MAX;
+}
+
+static bool is_unary(uint8_t op)
+{
+	return op == E_NEG || op == E_NOT || op == E_ABS;
+}
+
+/* The form of @e's code (enum eshape). */
+static uint8_t shape_of(const struct expr *e)
+{
+	const struct einsn *c = e->code;
+
+	if (!e->len || !is_operand(c[0].op))
+		return SH_STACK;
+	switch (e->len) {
+	case 1: return SH_A;
+	case 2: return is_unary(c[1].op) ? SH_A_UN : SH_STACK;
+	case 3: return is_operand(c[1].op) && is_binary(c[2].op) ? SH_AB : SH_STACK;
+	case 4:
+		return is_unary(c[1].op) && is_operand(c[2].op) && is_binary(c[3].op) ? SH_A_UN_C
+										  : SH_STACK;
+	case 5:
+		if (!is_operand(c[1].op) || !is_binary(c[4].op))
+			return SH_STACK;
+		if (is_binary(c[2].op) && is_operand(c[3].op))
+			return SH_AB_C;
+		return is_operand(c[2].op) && is_binary(c[3].op) ? SH_A_BC : SH_STACK;
+	default: return SH_STACK;
+	}
 }
 
 /* @e in one block with its code right after it: evaluating it then reads one place in the
@@ -427,6 +519,7 @@ struct expr *expr_compile(const char *text, struct c2c_mark at, expr_resolve_fn 
 		return NULL;
 	}
 	ps.e->text = g_strdup(ps.shown);
+	ps.e->shape = shape_of(ps.e);
 	return pack(ps.e);
 }
 

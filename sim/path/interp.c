@@ -8,37 +8,6 @@
 
 #include "path/interp_addr.h"
 
-/* ------------------------------------------------------------------ accounting */
-
-void it_sample(struct samples *s, uint64_t v)
-{
-	if (s->nr == s->cap) {
-		s->cap = s->cap ? 2 * s->cap : 64;
-		s->v = g_renew(uint64_t, s->v, s->cap);
-	}
-	s->v[s->nr++] = v;
-	s->total += v;
-	if (v > s->max)
-		s->max = v;
-	if (s->nr == 1 || v < s->min)
-		s->min = v;
-}
-
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-uint64_t samples_percentile(struct samples *s, unsigned pct)
-{
-	if (!s->nr)
-		return 0;
-	qsort(s->v, s->nr, sizeof(uint64_t), cmp_u64);
-	return s->v[(uint64_t)(s->nr - 1) * pct / 100];
-}
-
 /* A memory access by the thread: time, and for top-level calls, lines and remote fetches.
  * Inlined into exec_mem, the access of most instructions; it_access for the others. */
 static inline __attribute__((always_inline)) simtime_t
@@ -107,24 +76,25 @@ static int64_t sext(uint64_t v, uint32_t size)
 	return size >= 8 ? (int64_t)v : (int64_t)(v << shift) >> shift;
 }
 
-static void push_frame(struct ptask *t, uint32_t path, const int64_t *args, uint8_t nr,
-		       int16_t ret_dst, uint32_t caller_site, simtime_t now)
+/* Push the frame of a call of @path, whose @nr arguments are its first locals already
+ * (exec_call evaluates them there). */
+static void push_frame(struct ptask *t, uint32_t path, uint8_t nr, int16_t ret_dst,
+		       uint32_t caller_site, simtime_t now)
 {
 	struct frame *f = t->top = &t->frames[t->depth++];
 	const struct path *p = &t->w->prog->paths[path];
-	uint32_t n = p->nr_locals;
+	const uint32_t n = p->nr_locals;
 
 	/* Only the path's locals are ever read (its code names no others): zero those, not
 	 * all PATH_MAX_LOCALS of them, on every call. */
-	n = n > nr ? n : nr;
+	if (n > nr)
+		memset(f->locals + nr, 0, sizeof(int64_t) * (n - nr));
 	f->code = p->code;
 	f->path = path;
 	f->pc = 0;
 	f->ret_dst = ret_dst;
 	f->caller_site = caller_site;
 	f->start = now;
-	memcpy(f->locals, args, sizeof(int64_t) * nr);
-	memset(f->locals + nr, 0, sizeof(int64_t) * (n - nr));
 	f->ready_set = 0;
 	f->ready_max = 0;
 	t->w->pstats[path].calls++;
@@ -132,47 +102,53 @@ static void push_frame(struct ptask *t, uint32_t path, const int64_t *args, uint
 
 void interp_call(struct ptask *t, uint32_t path, const int64_t *args, simtime_t now)
 {
+	const uint8_t nr = t->w->prog->paths[path].nr_params;
+
 	t->depth = 0;
 	it_lines_new_call(t);
 	t->call_remote = 0;
-	push_frame(t, path, args, t->w->prog->paths[path].nr_params, -1, DIR_NONE, now);
+	memcpy(t->frames[0].locals, args, sizeof(int64_t) * nr);
+	push_frame(t, path, nr, -1, DIR_NONE, now);
 }
 
 /* The loads @t may keep in flight: the machine's mlp is per core (the L1 fill buffers), and
  * SMT threads that all run share it competitively, so each gets its share (at least one). */
 static uint32_t thread_mlp(const struct ptask *t)
 {
-	const struct machine *mc = t->w->mc;
-
-	if (t->w->cpu_shared && t->w->cpu_shared[t->cpu] && mc->smt > 1)
-		return mc->mlp / mc->smt ? mc->mlp / mc->smt : 1;
-	return mc->mlp;
+	return t->w->cpu_shared && t->w->cpu_shared[t->cpu] ? t->mlp_shared : t->w->mc->mlp;
 }
 
 /* A load under memory-level parallelism: its data arrives at @done; the thread goes on when
- * a slot is free.  The loads in flight are a ring in completion order: the ones done by now
+ * a slot is free.  The loads in flight are a run in completion order: the ones done by now
  * leave at its head, where the one a load waits for when every slot is taken is too, and a
- * new one, usually the last to complete, goes in near its tail. */
+ * new one, usually the last to complete, goes in near its tail.  The entry before the run
+ * is a time at or before the thread's clock (one that left, or 0), so at or before @done:
+ * the search for the new one's place stops there without counting.  The run moves back to
+ * the start of the array when it reaches the end, every INTERP_INFLIGHT - mlp loads or so. */
 static inline __attribute__((always_inline)) simtime_t
 load_slot(struct ptask *t, simtime_t now, simtime_t done)
 {
-	const uint32_t mask = t->inflight_mask;
-	simtime_t *q = t->inflight, next = now + t->w->mc->cycle;
-	uint32_t h = t->inflight_head, n = t->nr_inflight, i;
+	simtime_t *q = t->inflight, *p, next = now + t->w->mc->cycle;
+	uint32_t h = t->inflight_head, e = h + t->nr_inflight;
 
-	for (; n && q[h] <= now; n--)
-		h = (h + 1) & mask;
-	if (n == thread_mlp(t)) {
+	while (h < e && q[h] <= now)
+		h++;
+	/* (its share is at most the machine's mlp: fewer loads leave a slot either way) */
+	if (e - h >= t->mlp_shared && e - h == thread_mlp(t)) {
 		if (q[h] > next)
 			next = q[h];
-		h = (h + 1) & mask;
-		n--;
+		q[h++] = now; /* it leaves: the time before the run */
 	}
-	for (i = n; i && q[(h + i - 1) & mask] > done; i--)
-		q[(h + i) & mask] = q[(h + i - 1) & mask];
-	q[(h + i) & mask] = done;
+	if (e == INTERP_INFLIGHT) {
+		memmove(q, q + h - 1, sizeof(*q) * (e - h + 1));
+		e -= h - 1;
+		h = 1;
+	}
+	for (p = q + e; p[-1] > done; p--)
+		p[0] = p[-1];
+	*p = done;
 	t->inflight_head = h;
-	t->nr_inflight = n + 1;
+	t->nr_inflight = e + 1 - h;
 	return next;
 }
 
@@ -181,72 +157,66 @@ simtime_t it_load_slot(struct ptask *t, simtime_t now, simtime_t done)
 	return load_slot(t, now, done);
 }
 
-/* The memory operation of a load, store, rmw, atomic or cmpxchg. */
-static enum mem_op mem_op_of(const struct pinsn *in)
-{
-	switch (in->op) {
-	case P_STORE:
-		return MEM_STORE;
-	case P_RMW:
-		return MEM_RMW;
-	case P_ATOMIC:
-	case P_CMPXCHG:
-		return MEM_LOCKED_RMW;
-	default:
-		return MEM_LOAD;
-	}
-}
-
-/* Memory operations with values: load, store, rmw, atomic, cmpxchg.  The access comes first:
- * it changes no value, and it gives the line (mem->last_line), so that the value is read and
+/* Memory operations with values: load, store, rmw, atomic, cmpxchg, one copy per operation
+ * (@op a constant: each tests only what its operation needs).  The access comes first: it
+ * changes no value, and it gives the line (mem->last_line), so that the value is read and
  * written there without looking the line up again (mem_peek_at). */
-static simtime_t exec_mem(struct ptask *t, const struct pinsn *in, int64_t *loc, simtime_t now)
+static inline __attribute__((always_inline)) simtime_t
+exec_mem_op(struct ptask *t, const struct pinsn *in, int64_t *loc, simtime_t now,
+	    const uint8_t op)
 {
 	uint64_t addr = it_addr_inline(t, &in->addr, loc);
 	uint32_t size = in->addr.size < 8 ? in->addr.size : 8, line;
 	struct mem *m = t->w->mem;
 	int64_t old = 0, nv, a = 0;
-	simtime_t next = thread_access(t, addr, in->addr.size, mem_op_of(in), in->site, now);
+	const enum mem_op mop = op == P_LOAD ? MEM_LOAD : op == P_STORE ? MEM_STORE
+			      : op == P_RMW ? MEM_RMW : MEM_LOCKED_RMW;
+	simtime_t next = thread_access(t, addr, in->addr.size, mop, in->site, now);
 
 	line = m->last_line;
 	/* A load into no local reads no value: the access alone is what it models. */
-	if (in->op != P_LOAD || in->dst >= 0)
+	if (op != P_LOAD || in->dst >= 0)
 		old = sext(mem_peek_at(m, line, addr, size), size);
 	nv = old;
-
-	if (in->av.kind)
+	if (op != P_LOAD && in->av.kind)
 		a = it_val(t, &in->av, loc);
-	switch (in->op) {
-	case P_STORE:
+	if (op == P_STORE)
 		nv = a;
-		break;
-	case P_RMW:
-	case P_ATOMIC:
+	else if (op == P_RMW || op == P_ATOMIC)
 		nv = in->kind == RMW_ADD ? old + a : in->kind == RMW_SUB ? old - a : a;
-		break;
-	case P_CMPXCHG:
-		if (old == a)
-			nv = it_val(t, &in->bv, loc);
-		break;
-	}
-	if (nv != old)
+	else if (op == P_CMPXCHG && old == a)
+		nv = it_val(t, &in->bv, loc);
+	if (op != P_LOAD && nv != old)
 		mem_poke_at(m, line, addr, size, (uint64_t)nv);
 	/* What a load returns is the memory at its issue: `observe` compares with the truth
 	 * of that moment, not of the moment the thread resumes.  The thread's copy is renewed
 	 * only when a truth changed since it was taken. */
-	if (in->op == P_LOAD && t->truth_gen != t->w->truth_gen) {
+	if (op == P_LOAD && t->truth_gen != t->w->truth_gen) {
 		for (uint32_t c = 0; c < t->w->prog->nr_counters; c++)
 			t->truth_at_load[c] = t->w->cstats[c].truth;
 		t->truth_gen = t->w->truth_gen;
 	}
 	if (in->dst >= 0)
-		loc[in->dst] = in->op == P_LOAD || in->op == P_CMPXCHG || in->kind == RMW_SET ? old : nv;
-	if (in->op == P_LOAD && t->w->mc->mlp > 1) {
+		loc[in->dst] = op == P_LOAD || op == P_CMPXCHG || in->kind == RMW_SET ? old : nv;
+	if (op == P_LOAD && t->w->mc->mlp > 1) {
 		if (in->dst >= 0)
 			it_set_ready(t->top, in->dst, next);
 		return load_slot(t, now, next);
 	}
 	return next;
+}
+
+/* The memory operations but the load (run_step's own copy): not inlined, so that the load's
+ * path through run_step stays short. */
+static __attribute__((noinline)) simtime_t
+exec_mem(struct ptask *t, const struct pinsn *in, int64_t *loc, simtime_t now)
+{
+	switch (in->op) {
+	case P_STORE: return exec_mem_op(t, in, loc, now, P_STORE);
+	case P_RMW: return exec_mem_op(t, in, loc, now, P_RMW);
+	case P_ATOMIC: return exec_mem_op(t, in, loc, now, P_ATOMIC);
+	default: return exec_mem_op(t, in, loc, now, P_CMPXCHG);
+	}
 }
 
 static simtime_t exec_work(struct ptask *t, const struct pinsn *in, int64_t *loc,
@@ -339,7 +309,9 @@ static bool exec_return(struct ptask *t, const struct pinsn *in, simtime_t now)
 
 static void exec_call(struct ptask *t, const struct pinsn *in, int64_t *loc, simtime_t now)
 {
-	int64_t args[PATH_MAX_PARAMS];
+	int64_t spill[PATH_MAX_PARAMS];
+	/* The arguments go straight into the callee's frame, when there is one for it. */
+	int64_t *args = t->depth < INTERP_MAX_DEPTH ? t->frames[t->depth].locals : spill;
 
 	for (uint8_t i = 0; i < in->nr_args; i++)
 		args[i] = it_val(t, &in->argv[i], loc);
@@ -350,7 +322,7 @@ static void exec_call(struct ptask *t, const struct pinsn *in, int64_t *loc, sim
 			       t->w->prog->paths[in->callee].name, INTERP_MAX_DEPTH, INTERP_MAX_DEPTH);
 		return;
 	}
-	push_frame(t, in->callee, args, in->nr_args, in->dst, in->site, now);
+	push_frame(t, in->callee, in->nr_args, in->dst, in->site, now);
 }
 
 /* Per-cpu update lists (rstat): add if not queued yet, pop the most recent, test empty. */
@@ -404,9 +376,9 @@ static void exec_counter(struct ptask *t, const struct pinsn *in, int64_t *loc)
 		c->max_abs_error = (uint64_t)(v > truth ? v - truth : truth - v);
 }
 
-/* The scoreboard's bookkeeping for instructions that pass readiness on instead of waiting:
- * @r is when @in's operands are there (it_deps_ready). */
-static void pass_ready(struct ptask *t, const struct pinsn *in, struct frame *f, simtime_t r)
+/* The scoreboard's bookkeeping for instructions that pass readiness on instead of waiting
+ * (a return's is run_step's): @r is when @in's operands are there (it_deps_ready). */
+static void pass_ready(const struct pinsn *in, struct frame *f, simtime_t r)
 {
 	switch (in->op) {
 	case P_SET:
@@ -421,10 +393,6 @@ static void pass_ready(struct ptask *t, const struct pinsn *in, struct frame *f,
 		for (uint8_t i = 0; i < in->nr_args; i++)
 			it_set_ready(&f[1], i, r);
 		break;
-	case P_RETURN:
-		if (t->depth > 1 && f->ret_dst >= 0)
-			it_set_ready(&f[-1], f->ret_dst, r);
-		break;
 	}
 }
 
@@ -436,68 +404,72 @@ static bool waits_for_operands(uint8_t op)
 	       op != P_FOR_NEXT && op != P_CALL && op != P_RETURN;
 }
 
-/* scoreboard - with mlp > 1, before @in runs: when it must wait for its operands, the time
- * they are there (> @now); else 0, after handing readiness on for what does not wait (a
- * call hands *@r, when its operands are there, on once its frame is pushed).  A time at or
- * before @now may be handed on as 0: every later comparison with the clock treats both alike. */
+/* scoreboard - with mlp > 1, before @in runs, when some local of its frame @f gets its
+ * value after @now (run_step tests that: when every local had its value by now, the
+ * operands' time is past, as good as 0 to every comparison with the thread's clock, which
+ * never goes back; so is each local's time in this frame, and a 0 handed on to one of them
+ * leaves it so).  Return: when @in must wait for its operands, the time they are there
+ * (> @now); else 0, after handing readiness on for what does not wait but calls and
+ * returns, which run_step hands *@r, when their operands are there, on.  A time at or
+ * before @now may be handed on as 0: every later comparison with the clock treats both
+ * alike. */
 static simtime_t scoreboard(struct ptask *t, const struct pinsn *in, struct frame *f,
 			    simtime_t now, simtime_t *r)
 {
-	/* Every local had its value by now: the operands' time is past, as good as 0 to every
-	 * comparison with the thread's clock, which never goes back.  So is each local's time
-	 * in this frame, and a 0 handed on to one of them leaves it so: only a return hands
-	 * readiness on to another frame, whose locals may still wait. */
-	if (f->ready_max <= now) {
-		*r = 0;
-		if (in->op == P_RETURN)
-			pass_ready(t, in, f, 0);
-		return 0;
-	}
 	*r = it_deps_ready(f, in->deps);
 	if (waits_for_operands(in->op))
 		return *r > now ? *r : 0;
-	if (in->op != P_CALL)
-		pass_ready(t, in, f, *r);
+	if (in->op != P_CALL && in->op != P_RETURN)
+		pass_ready(in, f, *r);
 	return 0;
 }
 
-/* One instruction that takes no time; false when it was not one of those. */
-static bool exec_free(struct ptask *t, const struct pinsn *in, struct frame *f,
-		      simtime_t now)
+/* One instruction that takes no time (@ready: when its operands are there, under mlp > 1),
+ * or a step of a walk through memory.  Return: when the thread goes on, @now but after a
+ * walk's load. */
+static simtime_t exec_free(struct ptask *t, const struct pinsn *in, struct frame *f,
+			   simtime_t now, simtime_t ready)
 {
 	int64_t *loc = f->locals;
 
+	if (in->walk_mem)
+		return it_walk(t, in, f, now);
 	switch (in->op) {
 	case P_SET:
 		loc[in->dst] = it_val(t, &in->av, loc);
 		break;
 	case P_JUMP:
 		f->pc = in->target;
-		return true;
-	case P_JUMP_IF_NOT:
-		f->pc = it_val(t, &in->av, loc) ? f->pc + 1 : in->target;
-		return true;
+		return now;
+	case P_JUMP_IF_NOT: {
+		/* Most conditions are `x OP C` (n < BATCH): that one without it_val_op's call. */
+		const struct operand *c = &in->av;
+		int64_t v = c->kind == OPND_LOC_CONST ? expr_binop_apply(c->bop, loc[c->x], c->v)
+						      : it_val(t, c, loc);
+
+		f->pc = v ? f->pc + 1 : in->target;
+		return now;
+	}
 	case P_FOR_INIT:
 		it_for_init(t, in, loc);
 		break;
 	case P_FOR_NEXT:
 		f->pc = exec_for_next(t, in, loc) ? f->pc + 1 : in->target;
-		return true;
+		return now;
 	case P_CALL:
 		exec_call(t, in, loc, now);
-		return true;
+		/* (no 0 is handed on: push_frame zeroed the arguments' times already) */
+		if (ready && t->depth > 1 && t->top->pc == 0)
+			pass_ready(in, t->top - 1, ready);
+		return now;
 	case P_LIST:
 		exec_list(t, in, loc);
 		break;
-	case P_TRUTH:
-	case P_OBSERVE:
+	default: /* P_TRUTH, P_OBSERVE */
 		exec_counter(t, in, loc);
-		break;
-	default:
-		return false;
 	}
 	f->pc++;
-	return true;
+	return now;
 }
 
 /* P_DELAY: compute for `ns` or `cycles`, stretched when an SMT sibling runs (a machine
@@ -523,45 +495,36 @@ static simtime_t exec_delay(struct ptask *t, const struct pinsn *in, const int64
 	return INTERP_STOPPED;
 }
 
-/* interp_run's steps: run until the thread must wait; return as interp_run does. */
+/* interp_run's steps: run until the thread must wait; return as interp_run does.  A model
+ * error, a failure of the memory system or a signal stops the thread at its next step:
+ * until then it goes on with the stand-ins the errors leave (interp_int.h), at most
+ * INTERP_FREE_INSNS instructions, and what it returns is a time the run, stopped, never
+ * reaches.  The first error is the one reported, so its instruction is the one named. */
 static simtime_t run_step(struct ptask *t, simtime_t now)
 {
 	const struct machine *mc = t->w->mc;
+	const bool mlp = mc->mlp > 1;
 
+	if (world_stopped(t->w))
+		return INTERP_STOPPED;
+	t->now = now; /* every instruction of the step issues then */
 	for (uint32_t n = 0; n < INTERP_FREE_INSNS; n++) {
 		struct frame *f = t->top;
 		const struct pinsn *in = &f->code[f->pc];
 		simtime_t next, ready = 0;
 
-		if (world_stopped(t->w))
-			return INTERP_STOPPED;
-		t->now = now;
-		if (mc->mlp > 1 && (next = scoreboard(t, in, f, now, &ready)))
+		if (mlp && f->ready_max > now && (next = scoreboard(t, in, f, now, &ready)))
 			return next; /* re-run this instruction when its operands are there */
-		if (in->walk_mem) {
-			if ((next = it_walk(t, in, f, now)) > now)
-				return next;
-			continue;
-		}
-		if (exec_free(t, in, f, now)) {
-			/* (no 0 is handed on: push_frame zeroed the arguments' times already) */
-			if (mc->mlp > 1 && in->op == P_CALL && ready && t->depth > 1 &&
-			    t->top->pc == 0)
-				pass_ready(t, in, t->top - 1, ready);
-			continue;
-		}
 		switch (in->op) {
-		case P_RETURN:
-			if (exec_return(t, in, now))
-				return INTERP_DONE;
-			continue;
-		case P_LOCK:
-		case P_UNLOCK:
-		case P_TRYLOCK:
-			next = it_lock(t, in, now);
-			if (next != INTERP_PARKED && !t->lock_phase)
-				f->pc++;
-			return next;
+		case P_LOAD:
+			next = exec_mem_op(t, in, f->locals, now, P_LOAD);
+			break;
+		case P_STORE:
+		case P_RMW:
+		case P_ATOMIC:
+		case P_CMPXCHG:
+			next = exec_mem(t, in, f->locals, now);
+			break;
 		case P_IRQ:
 			/* pushf; pop; cli or sti: a few cycles, a machine parameter. */
 			next = now + (in->kind ? mc->irq_on : mc->irq_off);
@@ -572,11 +535,24 @@ static simtime_t run_step(struct ptask *t, simtime_t now)
 		case P_WORK:
 			next = exec_work(t, in, f->locals, now);
 			break;
+		case P_LOCK:
+		case P_UNLOCK:
+		case P_TRYLOCK:
+			next = it_lock(t, in, now);
+			if (next != INTERP_PARKED && !t->lock_phase)
+				f->pc++;
+			return next;
+		case P_RETURN: /* its value is there when its operands are */
+			if (mlp && t->depth > 1 && f->ret_dst >= 0)
+				it_set_ready(&f[-1], f->ret_dst, ready);
+			if (exec_return(t, in, now))
+				return INTERP_DONE;
+			continue;
 		default:
-			next = exec_mem(t, in, f->locals, now);
+			if ((next = exec_free(t, in, f, now, ready)) > now)
+				return next;
+			continue;
 		}
-		if (world_stopped(t->w))
-			return INTERP_STOPPED;
 		f->pc++;
 		if (next > now)
 			return next;

@@ -129,12 +129,12 @@ struct counterstat {
 
 struct world {
 	/* Set when a signal asks the run to stop (scenario/runwatch.h; world_init points it at
-	 * a flag never set): a call that runs long stops at its next instruction, not at its
-	 * end. */
+	 * a flag never set): a call that runs long stops at its next step (run_step: at most
+	 * INTERP_FREE_INSNS instructions), not at its end. */
 	const volatile sig_atomic_t *stop;
 	const struct program *prog;
 	struct mem *mem;
-	const bool *mem_failed;  /* &mem->failed: world_stopped() reads it at every instruction */
+	const bool *mem_failed;  /* &mem->failed: world_stopped() reads it at every step */
 	const struct machine *mc;
 	const struct entities *ents; /* owned by the scenario variant */
 	enum lock_kind lock_kind;
@@ -166,6 +166,7 @@ struct world {
 };
 
 #define INTERP_MAX_DEPTH 16
+#define INTERP_INFLIGHT (2 * MACHINE_MAX_MLP) /* room of ptask.inflight */
 #define INTERP_FREE_INSNS 65536
 
 struct frame {
@@ -226,13 +227,12 @@ struct ptask {
 	uint64_t call_lines, call_remote;
 	int64_t *truth_at_load;  /* per counter: the truth when the last load was issued */
 	uint64_t truth_gen;      /* the world's truth_gen when truth_at_load was taken */
-	/* completion times of loads in flight: a ring from inflight_head, ascending, of the
-	 * machine's mlp rounded up to a power of 2 (inflight_mask + 1) */
-	simtime_t inflight[MACHINE_MAX_MLP];
-	uint32_t inflight_head, nr_inflight, inflight_mask;
+	/* completion times of the loads in flight, ascending, in inflight[inflight_head, +
+	 * nr_inflight), after an entry at or before the thread's clock (interp.c: load_slot) */
+	simtime_t inflight[INTERP_INFLIGHT];
+	uint32_t inflight_head, nr_inflight;
+	uint32_t mlp_shared;     /* its loads in flight while its core's SMT threads all run */
 };
-
-_Static_assert((MACHINE_MAX_MLP & (MACHINE_MAX_MLP - 1)) == 0, "the in-flight ring is a power of 2");
 
 #define INTERP_DONE UINT64_MAX    /* the top-level call returned */
 #define INTERP_PARKED (UINT64_MAX - 1) /* waiting for a line to be written */

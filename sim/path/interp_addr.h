@@ -17,7 +17,8 @@ static inline uint64_t member_offset(struct ptask *t, const struct member_ref *a
 	for (int i = 0; i < a->nr_idx; i++) {
 		int64_t ix = it_val(t, &a->idxv[i], loc);
 
-		if (ix < 0 || (a->bound[i] && ix >= a->bound[i])) {
+		/* one test: a flexible array's bound is taken as 2^63, past every index >= 0 */
+		if ((uint64_t)ix >= (a->bound[i] ? a->bound[i] : (uint64_t)INT64_MAX + 1)) {
 			if (a->bound[i])
 				it_model_error(t, it_running(t), "index %" PRId64 " is out of range "
 					       "(expected 0 to %u)", ix, a->bound[i] - 1);

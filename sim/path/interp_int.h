@@ -95,7 +95,21 @@ static inline int64_t it_val(struct ptask *t, const struct operand *o, const int
 void it_model_error(struct ptask *t, const struct pinsn *in, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-void it_sample(struct samples *s, uint64_t v);
+/* it_sample - add @v to @s (a path's latency at every return: inline, with the growth of
+ * the array out of line). */
+void it_samples_grow(struct samples *s);
+
+static inline void it_sample(struct samples *s, uint64_t v)
+{
+	if (s->nr == s->cap)
+		it_samples_grow(s);
+	s->v[s->nr++] = v;
+	s->total += v;
+	if (v > s->max)
+		s->max = v;
+	if (s->nr == 1 || v < s->min)
+		s->min = v;
+}
 
 _Static_assert(PATH_MAX_LOCALS <= 64, "frame.ready_set has a bit per local");
 

@@ -1,8 +1,30 @@
-/* interp_stats.c - the end of a warm-up for the path statistics; see interp.h. */
+/* interp_stats.c - the path statistics' samples and the end of a warm-up; see interp.h. */
 #include <glib.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "path/interp_int.h"
+
+void it_samples_grow(struct samples *s)
+{
+	s->cap = s->cap ? 2 * s->cap : 64;
+	s->v = g_renew(uint64_t, s->v, s->cap);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+uint64_t samples_percentile(struct samples *s, unsigned pct)
+{
+	if (!s->nr)
+		return 0;
+	qsort(s->v, s->nr, sizeof(uint64_t), cmp_u64);
+	return s->v[(uint64_t)(s->nr - 1) * pct / 100];
+}
 
 static void samples_clear(struct samples *s)
 {

@@ -91,8 +91,10 @@ void pthread_init(struct ptask *t, struct world *w, void *owner, int cpu)
 	t->owner = owner;
 	t->cpu = cpu;
 	t->park_line = DIR_NONE;
-	while (t->inflight_mask + 1 < (uint32_t)w->mc->mlp)
-		t->inflight_mask = 2 * t->inflight_mask + 1;
+	t->inflight_head = 1; /* after inflight[0], 0 */
+	t->mlp_shared = (uint32_t)w->mc->mlp;
+	if (w->mc->smt > 1)
+		t->mlp_shared = w->mc->mlp / w->mc->smt ? (uint32_t)(w->mc->mlp / w->mc->smt) : 1;
 	t->builtins[EB_NR_CPUS] = w->mc->nr_cpus;
 	t->builtins[EB_NR_NODES] = w->mc->numa_nodes;
 	t->builtins[EB_CPU] = cpu;

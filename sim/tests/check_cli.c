@@ -430,17 +430,24 @@ END_TEST
  * operation's position, the path, the CPU and the simulated time. */
 START_TEST(run_model_index_out_of_range)
 {
-	const char *a[] = {"run", "sim/tests/data/res-counter.yaml", "--quiet", "--set",
-			   "actors[0].loop[0].call=bad_index", "--set",
-			   "actors[0].loop[0].args=[root, 5]", NULL};
-	struct cmd c;
+	static const char *const index[] = {"5", "-1"};
 
-	c2csim(&c, a);
-	ck_assert_int_eq(c.status, 1);
-	ck_assert_str_eq(c.err, "sim/tests/data/paths/res_counter.yaml:46:15: model error in path "
-			 "bad_index on cpu 0 at 0 ps: index 5 is out of range (expected 0 to 4) "
-			 "(variant default)\n");
-	cmd_free(&c);
+	for (size_t i = 0; i < G_N_ELEMENTS(index); i++) {
+		g_autofree char *args = g_strdup_printf("actors[0].loop[0].args=[root, %s]",
+							index[i]);
+		g_autofree char *want = g_strdup_printf(
+			"sim/tests/data/paths/res_counter.yaml:46:15: model error in path bad_index "
+			"on cpu 0 at 0 ps: index %s is out of range (expected 0 to 4) (variant "
+			"default)\n", index[i]);
+		const char *a[] = {"run", "sim/tests/data/res-counter.yaml", "--quiet", "--set",
+				   "actors[0].loop[0].call=bad_index", "--set", args, NULL};
+		struct cmd c;
+
+		c2csim(&c, a);
+		ck_assert_int_eq(c.status, 1);
+		ck_assert_str_eq(c.err, want);
+		cmd_free(&c);
+	}
 }
 END_TEST
 

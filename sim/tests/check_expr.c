@@ -160,6 +160,58 @@ START_TEST(div_mod_faults)
 }
 END_TEST
 
+/* The constant parts of a larger expression fold (the interpreter then reads `x OP y`),
+ * but not a division that faults: the run reports it, if it is evaluated at all. */
+START_TEST(constant_parts_fold)
+{
+	struct c2c_err err;
+	struct expr_ref x, y;
+	enum expr_fault f;
+	uint8_t op;
+	struct expr *e = compile("2 * K + x", &err);
+
+	ck_assert(e && expr_binary(e, &op, &x, &y) && op == EBIN_ADD);
+	ck_assert(x.kind == EREF_CONST && x.v == 20 && y.kind == EREF_LOCAL && y.v == 0);
+	expr_free(e);
+	e = compile("y < -(2 - 5) * min(4, abs(-7))", &err);
+	ck_assert(e && expr_binary(e, &op, &x, &y) && op == EBIN_LT);
+	ck_assert(x.kind == EREF_LOCAL && x.v == 1 && y.kind == EREF_CONST && y.v == 12);
+	expr_free(e);
+	ck_assert_int_eq(eval("x && 1 / 0", 0, 0, &f), 0);
+	ck_assert_int_eq(f, EXPR_OK);
+	ck_assert_int_eq(eval("x && 1 / 0", 1, 0, &f), 0);
+	ck_assert_int_eq(f, EXPR_DIV_ZERO);
+}
+END_TEST
+
+/* The forms of code evaluated without the stack machine (one or two operators on operands,
+ * a unary operator first) keep the order of their operands and operators and the fault of
+ * the inner operator. */
+START_TEST(short_forms)
+{
+	static const struct {
+		const char *text;
+		int64_t x, y, want;
+		enum expr_fault fault;
+	} cases[] = {
+		{"x - y", 3, 1, 2, EXPR_OK}, {"x - y - K", 3, 1, -8, EXPR_OK},
+		{"x - y < K", 3, 1, 1, EXPR_OK}, {"x - (y - K)", 3, 1, 12, EXPR_OK},
+		{"x > K * cpu", 31, 0, 1, EXPR_OK}, {"x > K * cpu", 30, 0, 0, EXPR_OK},
+		{"-x", 3, 0, -3, EXPR_OK}, {"abs(y)", 0, -5, 5, EXPR_OK}, {"!x", 3, 0, 0, EXPR_OK},
+		{"abs(x) - y", -3, 1, 2, EXPR_OK}, {"min(x, y) - K", 4, 7, -6, EXPR_OK},
+		{"x / y + 1", 5, 0, 1, EXPR_DIV_ZERO},
+		{"K / (x / y)", INT64_MIN, -1, 0, EXPR_DIV_OVERFLOW},
+		{"K % (x - y)", 7, 3, 2, EXPR_OK},
+	};
+	enum expr_fault f;
+
+	for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+		ck_assert_int_eq(eval(cases[i].text, cases[i].x, cases[i].y, &f), cases[i].want);
+		ck_assert_int_eq(f, cases[i].fault);
+	}
+}
+END_TEST
+
 /* The first fault is kept, evaluation goes on (the faulting division gives 0). */
 START_TEST(fault_first_kept)
 {
@@ -433,6 +485,8 @@ static Suite *expr_suite(void)
 	tcase_add_test(tc, div_mod_truncate);
 	tcase_add_test(tc, div_mod_faults);
 	tcase_add_test(tc, fault_first_kept);
+	tcase_add_test(tc, constant_parts_fold);
+	tcase_add_test(tc, short_forms);
 	tcase_add_test(tc, unary_and_abs);
 	tcase_add_test(tc, min_max);
 	tcase_add_test(tc, comparisons);

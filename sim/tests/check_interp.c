@@ -187,6 +187,41 @@ START_TEST(interp_mlp_return_overwrites_pending_local)
 }
 END_TEST
 
+/* The loads in flight (it_load_slot) against a plain model of mlp slots, where a load
+ * waits for the first of them to be done when every one is taken: far more loads than
+ * ptask.inflight holds, so the run of them moves back to its start again and again. */
+START_TEST(interp_load_slots_match_a_model)
+{
+	struct machine mc = {.mlp = 10, .cycle = 500};
+	struct world w = {.mc = &mc};
+	struct ptask t = {.w = &w, .inflight_head = 1, .mlp_shared = 10};
+	simtime_t model[MACHINE_MAX_MLP], now = 0;
+	uint32_t n = 0, seed = 1;
+
+	for (int i = 0; i < 20 * INTERP_INFLIGHT; i++) {
+		simtime_t done, next = now + mc.cycle;
+		uint32_t keep = 0, first = 0;
+
+		seed = seed * 1103515245u + 12345u;
+		done = now + mc.cycle * (seed >> 16 & 7 ? seed >> 16 & 15 : 200 + (seed >> 20 & 63));
+		for (uint32_t j = 0; j < n; j++)
+			if (model[j] > now)
+				model[keep++] = model[j];
+		n = keep;
+		for (uint32_t j = 1; j < n; j++)
+			first = model[j] < model[first] ? j : first;
+		if (n == mc.mlp) {
+			next = model[first] > next ? model[first] : next;
+			model[first] = model[--n];
+		}
+		model[n++] = done;
+		ck_assert_uint_eq(it_load_slot(&t, now, done), next);
+		ck_assert_uint_eq(t.nr_inflight, n);
+		now = next + mc.cycle * (seed >> 24 & 3);
+	}
+}
+END_TEST
+
 /* The fill buffers are the core's: with its SMT sibling running, CPU 0 keeps half of them
  * in flight, exactly as a core of mlp 5 on its own. */
 START_TEST(interp_mlp_shared_by_smt_siblings)
@@ -372,6 +407,7 @@ static Suite *interp_suite(void)
 	tcase_add_test(tc, interp_mlp_overlaps_independent_loads_only);
 	tcase_add_test(tc, interp_mlp_return_overwrites_pending_local);
 	tcase_add_test(tc, interp_mlp_shared_by_smt_siblings);
+	tcase_add_test(tc, interp_load_slots_match_a_model);
 	tcase_add_test(tc, run_smt_compute_sharing);
 	tcase_add_test(tc, interp_irq_cost_is_a_machine_parameter);
 	tcase_add_test(tc, interp_pareto_rows_keep_callers_apart);
