@@ -140,12 +140,26 @@ static simtime_t early_horizon(const struct sim *sim)
 }
 
 /* May a step at @next be dispatched now, without the queue, as far as the run's bounds go?
- * Not past sim->early_end (end time, clock's end, limits, warm-up's end), not after the
- * RUNWATCH_EVENTS-th event (the host watch looks then), not once the run has stopped. */
+ * Not past sim->early_end (end time, clock's end, limits, warm-up's end), not past
+ * sim->budget (the event limit, the host watch's next look), not once the run has stopped. */
 static bool early_bounds(struct sim *sim, simtime_t next)
 {
-	return next < sim->early_end && sim->q->dispatched < sim->lim->events &&
-	       sim->q->dispatched % RUNWATCH_EVENTS && !sim_stopped(sim);
+	return next < sim->early_end && sim->q->dispatched < sim->budget && !sim_stopped(sim);
+}
+
+/* The count of dispatched events below which a step may be dispatched without the queue,
+ * from a look of the host watch at @d events (a multiple of RUNWATCH_EVENTS) to the next. */
+static uint64_t early_budget(const struct sim *sim, uint64_t d)
+{
+	return d + RUNWATCH_EVENTS < sim->lim->events ? d + RUNWATCH_EVENTS : sim->lim->events;
+}
+
+/* Form 1 of run-ahead (runahead.h): may the step at @next of a thread whose step just
+ * ended run at once, as the event the run loop would dispatch next?  Within early_bounds(),
+ * strictly before every queued event.  It then counts as dispatched. */
+static inline bool dispatch_now(struct sim *sim, simtime_t next)
+{
+	return early_bounds(sim, next) && evq_dispatch_first(sim->q, next);
 }
 
 /* May @t's next step, at @next, run now, ahead of queued events (runahead.h)?  Within
@@ -341,17 +355,6 @@ static bool core_settled(const struct thread *t)
 	return true;
 }
 
-/* The count of dispatched events below which run_early() allows a step, from now on: the
- * event limit, or the host watch's next look (a multiple of RUNWATCH_EVENTS). */
-static uint64_t early_budget(const struct sim *sim)
-{
-	uint64_t d = sim->q->dispatched, watch = d - d % RUNWATCH_EVENTS + RUNWATCH_EVENTS;
-
-	if (!(d % RUNWATCH_EVENTS))
-		return d;
-	return watch < sim->lim->events ? watch : sim->lim->events;
-}
-
 /* The steps of a settled core (core_settled()) after @t's, in the queue's order, as
  * thread_step()'s loop runs them, with run_early()'s tests that cannot change among them
  * (which threads may, which are settled, the budget of events) made once.  Only the
@@ -360,7 +363,7 @@ static uint64_t early_budget(const struct sim *sim)
 static struct thread *core_run_settled(struct sim *sim, struct thread *t, bool *alone)
 {
 	const simtime_t horizon = sim->early_end;
-	const uint64_t budget = early_budget(sim), first = sim->q->dispatched;
+	const uint64_t budget = sim->budget, first = sim->q->dispatched;
 	const bool *failed = &sim->mem->failed, *clock_err = &sim->clock_err.set;
 	uint64_t d = first; /* the queue's count, kept here: no step reads it */
 	struct thread *u, *t0 = t;
@@ -422,11 +425,19 @@ void thread_step(struct sim *sim, void *data, uint64_t arg)
 	/* A thread woken past the end time (a lock waiter) stops there too. */
 	if (past_end(sim, now))
 		return;
-	if (t->priv)
+	if (t->priv) {
 		core_steps(sim, t, now);
-	else if (thread_op(sim, t, now, &next, false))
-		/* pushed by the step run last: a path call's may have gone on (step_on) */
-		schedule(sim, t, next, evq_now(sim->q), true);
+		return;
+	}
+	/* Its next steps run at once while each comes first (a path call's: step_on). */
+	while (thread_op(sim, t, now, &next, false)) {
+		if (t->in_call || !sim->run_ahead || !dispatch_now(sim, next)) {
+			/* pushed by the step run last: a path call's may have gone on (step_on) */
+			schedule(sim, t, next, evq_now(sim->q), true);
+			return;
+		}
+		now = t->ptime = next;
+	}
 }
 
 /* The end of the warm-up (end.warmup_us): what happened so far is not measured, as
@@ -466,7 +477,7 @@ static bool step_on(void *data, void *thread, simtime_t next)
 	struct sim *sim = data;
 	struct thread *t = thread;
 
-	if (t->priv || !early_bounds(sim, next) || !evq_dispatch_first(sim->q, next))
+	if (t->priv || !dispatch_now(sim, next))
 		return false;
 	t->ptime = next;
 	if (!t->ra.settled)
@@ -490,22 +501,6 @@ static bool within_limits(struct sim *sim, const struct event *ev)
 		return true;
 	m->failed = m->limit_reached = true;
 	return false;
-}
-
-/* What a run leaves behind but its result: the queue, the threads, the caches (no report
- * reads them). */
-static void sim_release(struct sim *sim, struct thread *th, uint32_t nr_threads)
-{
-	evq_free(sim->q);
-	mem_retire(sim->mem);
-	g_free(sim->cpu_shared);
-	g_free(sim->core_seq);
-	ra_pending_free(sim->pending);
-	threads_free(sim, th, nr_threads);
-	if (sim->world) { /* the queue is gone */
-		sim->world->wake = NULL;
-		sim->world->step_on = NULL;
-	}
 }
 
 static void world_start(struct sim *sim, struct run_result *r)
@@ -549,6 +544,7 @@ static struct run_result *run_once(const struct scenario *sc, uint32_t vi, bool 
 	if (run_ahead)
 		sim.pending = ra_pending_new();
 	sim.early_end = early_horizon(&sim);
+	sim.budget = early_budget(&sim, 0);
 	if (v->prog)
 		world_start(&sim, r);
 	th = threads_start(&sim, r, &nr_threads);
@@ -557,8 +553,10 @@ static struct run_result *run_once(const struct scenario *sc, uint32_t vi, bool 
 	while (!sim_stopped(&sim) && next_event(&sim, &ev) && within_limits(&sim, &ev)) {
 		ev.fn(&sim, ev.data, ev.arg);
 		/* The host's watch (runwatch.h): a signal stops the run between two events. */
-		if (!(sim.q->dispatched % RUNWATCH_EVENTS) &&
-		    runwatch_poll(v->name, vi, evq_now(sim.q), v->end_time, sim.q->dispatched)) {
+		if (sim.q->dispatched % RUNWATCH_EVENTS)
+			continue;
+		sim.budget = early_budget(&sim, sim.q->dispatched);
+		if (runwatch_poll(v->name, vi, evq_now(sim.q), v->end_time, sim.q->dispatched)) {
 			r->interrupted = true;
 			break;
 		}

@@ -57,6 +57,7 @@ struct sim {
 	bool tie;            /* a tie run-ahead cannot order as the queue would: run again */
 	bool warm_pending;   /* the warm-up's end is still queued */
 	simtime_t early_end; /* run_early() runs no step at or past it (early_horizon()) */
+	uint64_t budget;     /* nor one once this many events are dispatched (early_budget()) */
 	uint64_t nr_stale;   /* queued events of steps run ahead (skipped, uncounted) */
 	uint64_t *core_seq;  /* per core: pushes of its threads' steps (thread.lseq) */
 	uint64_t ran_ahead;  /* steps run ahead of queued events */
@@ -70,8 +71,11 @@ void thread_step(struct sim *sim, void *data, uint64_t arg);
 uint8_t *smt_sharing(const struct variant *v);
 
 /* threads_start - one thread per CPU of every actor, each with its first step queued at
- * time 0, in actor order then CPU order; *@nr gets their count.  threads_free frees them. */
+ * time 0, in actor order then CPU order; *@nr gets their count.  sim_release frees them. */
 struct thread *threads_start(struct sim *sim, struct run_result *r, uint32_t *nr);
-void threads_free(struct sim *sim, struct thread *th, uint32_t nr);
+
+/* sim_release - what a run leaves behind but its result: the queue, the @nr threads @th,
+ * the caches (no report reads them). */
+void sim_release(struct sim *sim, struct thread *th, uint32_t nr);
 
 #endif

@@ -155,20 +155,24 @@ START_TEST(evq_push_growth)
 }
 END_TEST
 
-/* The first of @nr events by (time, sequence), every pusher being the current time. */
+/* The first of @nr events by (time, pusher time, sequence). */
 static size_t ref_first(const struct event *ref, size_t nr)
 {
 	size_t best = 0;
 
-	for (size_t j = 1; j < nr; j++)
-		if (ref[j].time < ref[best].time ||
-		    (ref[j].time == ref[best].time && ref[j].seq < ref[best].seq))
+	for (size_t j = 1; j < nr; j++) {
+		const struct event *a = &ref[j], *b = &ref[best];
+
+		if (a->time != b->time ? a->time < b->time
+		    : a->ptime != b->ptime ? a->ptime < b->ptime : a->seq < b->seq)
 			best = j;
+	}
 	return best;
 }
 
-/* Handlers pop, peek and push in every order: the queue gives what a plain scan for the
- * smallest (time, pusher time, sequence) gives, after every step. */
+/* Handlers pop, peek, push (as pushed now or by a later step) and dispatch without the
+ * queue in every order: the queue gives what a plain scan for the smallest (time, pusher
+ * time, sequence) gives, after every step. */
 START_TEST(evq_mixed_ops_random)
 {
 	enum { N = 20000 };
@@ -187,11 +191,16 @@ START_TEST(evq_mixed_ops_random)
 			ref[best] = ref[--nr];
 		} else if (nr && dice < 5) {
 			ck_assert_uint_eq(evq_peek_time(q), ref[best].time);
-		} else {
-			simtime_t t = evq_now(q) + rng_below(&r, 50); /* ties with queued events */
+		} else if (dice < 6) {
+			simtime_t t = evq_now(q) + rng_below(&r, 50);
 
-			ref[nr++] = (struct event){.time = t, .seq = q->next_seq, .arg = i};
-			evq_push(q, t, ev_nop, NULL, i);
+			ck_assert(evq_dispatch_first(q, t) == (!nr || t < ref[best].time));
+		} else {
+			/* ties with queued events, also of their pushers' times */
+			simtime_t p = evq_now(q) + rng_below(&r, 3), t = p + rng_below(&r, 50);
+
+			ref[nr++] = (struct event){.time = t, .ptime = p, .seq = q->next_seq, .arg = i};
+			evq_push_from(q, t, p, ev_nop, NULL, i);
 		}
 		ck_assert_uint_eq(q->len, nr);
 	}
