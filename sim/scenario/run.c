@@ -39,11 +39,10 @@ static bool thread_done(const struct sim *sim, const struct thread *t)
 	return sim->v->end_iterations && t->iter >= sim->v->end_iterations;
 }
 
-/* The run stops on an invariant violation, a model error or a clock overflow. */
+/* The run stops on an invariant violation, a model error or a clock overflow (one branch). */
 static bool sim_stopped(const struct sim *sim)
 {
-	return sim->mem->failed || (sim->world && sim->world->model_err.set) ||
-	       sim->clock_err.set || sim->tie;
+	return sim->mem->failed | *sim->model_err | sim->clock_err.set | sim->tie;
 }
 
 /* Is @when at or past the end time?  Then the thread is cut there. */
@@ -95,9 +94,10 @@ static bool thread_settled(struct sim *sim, struct thread *t)
 }
 
 /* Schedule @t's next step at @next, pushed by its step at @pusher, unless the end time cuts
- * it or the clock overflows.  Run-ahead: a step strictly earlier than every queued event is
- * the event evq_pop() would return next, so it is dispatched without the queue
- * (next_event()); at a tie the queued event goes first, as its earlier push gave it the
+ * it or the clock overflows.  Run-ahead (@may_keep: a core's, core_schedule(); other
+ * threads' first steps ran in thread_step()'s loop): a step strictly earlier than every
+ * queued event is the event evq_pop() would return next, so it is dispatched without the
+ * queue (next_event()); at a tie the queued event goes first, as its earlier push gave it the
  * smaller sequence number.  Nothing else is pushed after this in a step, so the order of
  * every event stays what the queue gives.  A step pushed by a step run ahead (@pusher past
  * the queue's time) goes into the pending table (ra_tie()). */
@@ -433,7 +433,7 @@ void thread_step(struct sim *sim, void *data, uint64_t arg)
 	while (thread_op(sim, t, now, &next, false)) {
 		if (t->in_call || !sim->run_ahead || !dispatch_now(sim, next)) {
 			/* pushed by the step run last: a path call's may have gone on (step_on) */
-			schedule(sim, t, next, evq_now(sim->q), true);
+			schedule(sim, t, next, evq_now(sim->q), false);
 			return;
 		}
 		now = t->ptime = next;
@@ -509,6 +509,7 @@ static void world_start(struct sim *sim, struct run_result *r)
 
 	r->prog = v->prog;
 	sim->world = r->world = g_new0(struct world, 1);
+	sim->model_err = &sim->world->model_err.set;
 	world_init(sim->world, v->prog, sim->mem, &v->mc, &v->ents, v->lock_kind,
 		   PERCPU_BASE + PERCPU_QNODE, WORK_BASE);
 	sim->world->stop = runwatch_flag();
@@ -531,6 +532,7 @@ static struct run_result *run_once(const struct scenario *sc, uint32_t vi, bool 
 	struct run_result *r = g_new0(struct run_result, 1);
 	struct sim sim = {.q = evq_new(), .v = v, .lim = &sc->limits,
 			  .max_time = limits_time_ps(&sc->limits), .run_ahead = run_ahead,
+			  .model_err = &(const bool){false},
 			  .warm_pending = v->warmup != 0};
 	uint32_t nr_threads;
 	struct thread *th;

@@ -42,6 +42,7 @@ struct thread {
 struct sim {
 	struct evq *q;
 	struct world *world;
+	const bool *model_err; /* the world's model error flag, or a clear one without a world */
 	uint8_t *cpu_shared;  /* per CPU: every SMT thread of its core runs an actor */
 	struct mem *mem;
 	const struct variant *v;
