@@ -33,6 +33,7 @@ static inline bool ev_before(const struct event *a, const struct event *b)
 static inline __attribute__((always_inline)) void sift_down(struct evq *q, struct event ev,
 							     size_t n)
 {
+	struct event *h = q->heap; /* read once: the stores into it cannot change it */
 	size_t i = 0;
 
 	for (;;) {
@@ -40,14 +41,14 @@ static inline __attribute__((always_inline)) void sift_down(struct evq *q, struc
 
 		if (c >= n)
 			break;
-		if (c + 1 < n && ev_before(&q->heap[c + 1], &q->heap[c]))
+		if (c + 1 < n && ev_before(&h[c + 1], &h[c]))
 			c++;
-		if (!ev_before(&q->heap[c], &ev))
+		if (!ev_before(&h[c], &ev))
 			break;
-		q->heap[i] = q->heap[c];
+		h[i] = h[c];
 		i = c;
 	}
-	q->heap[i] = ev;
+	h[i] = ev;
 }
 
 /* Fill the root a pop left free with the last event (the classic pop's second half). */

@@ -96,10 +96,13 @@ struct thread *threads_start(struct sim *sim, struct run_result *r, uint32_t *nr
 		}
 	}
 	/* Without a thread that may run ahead, no step is pushed by a step run ahead: no tie to
-	 * tell (only form 1 of runahead.h, always exact), and no table to keep. */
+	 * tell (only form 1 of runahead.h, always exact), no table to keep and no step times:
+	 * every thread counts as settled. */
 	if (!memchr(priv, 1, *nr)) {
 		ra_pending_free(sim->pending);
 		sim->pending = NULL;
+		for (uint32_t i = 0; i < *nr; i++)
+			th[i].ra.settled = true;
 	}
 	g_free(priv);
 	core_rings(sim, th, *nr);
