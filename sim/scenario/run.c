@@ -94,31 +94,29 @@ static bool thread_settled(struct sim *sim, struct thread *t)
 }
 
 /* Schedule @t's next step at @next, pushed by its step at @pusher, unless the end time cuts
- * it or the clock overflows.  Run-ahead (@may_keep: a core's, core_schedule(); other
- * threads' first steps ran in thread_step()'s loop): a step strictly earlier than every
- * queued event is the event evq_pop() would return next, so it is dispatched without the
- * queue (next_event()); at a tie the queued event goes first, as its earlier push gave it the
- * smaller sequence number.  Nothing else is pushed after this in a step, so the order of
- * every event stays what the queue gives.  A step pushed by a step run ahead (@pusher past
+ * it or the clock overflows.  The push waits as sim->held for the run loop's next pop, with
+ * which it goes as one (evq_push_pop: a step that comes first never enters the heap); a
+ * second push in the step pushes the first.  A step pushed by a step run ahead (@pusher past
  * the queue's time) goes into the pending table (ra_tie()). */
 static inline __attribute__((always_inline)) void
-schedule(struct sim *sim, struct thread *t, simtime_t next, simtime_t pusher, bool may_keep)
+schedule(struct sim *sim, struct thread *t, simtime_t next, simtime_t pusher)
 {
+	struct thread *h = sim->held;
+
 	t->live = false;
 	if (past_end(sim, next) || clock_passes_max(sim, t, pusher, next))
 		return;
 	t->live = t->queued = true;
 	t->ptime = next;
-	if (may_keep && sim->run_ahead && (!sim->q->len || next < evq_peek_time(sim->q))) {
-		sim->ahead = t;
-		sim->ahead_time = next;
-		return;
-	}
 	t->ra.pusher = pusher;
 	if (t->priv)
 		thread_settled(sim, t);
 	sim->tie |= sim->pending && ra_tie(sim->pending, &t->ra, next, pusher);
-	evq_push_from(sim->q, next, pusher, thread_step, t, t->gen);
+	if (h)
+		evq_push_from(sim->q, sim->held_time, sim->held_pusher, thread_step, h, h->gen);
+	sim->held = t;
+	sim->held_time = next;
+	sim->held_pusher = pusher;
 	/* Only a step run ahead of the queue (form 2: a priv thread's) pushes past its time. */
 	if (pusher > evq_now(sim->q) && !t->ra.settled)
 		ra_pending_add(sim->pending, &t->ra, next);
@@ -174,26 +172,27 @@ static bool run_early(struct sim *sim, struct thread *t, simtime_t next)
 	return true;
 }
 
-/* The next event to dispatch: the step run-ahead kept out of the queue, else the queue's
- * first.  The kept step counts as dispatched, as its event would have (limits, `events`). */
+/* The next event to dispatch: the held push's and the pop's, or the pop's; the stale events
+ * of steps that ran ahead are skipped. */
 static bool next_event(struct sim *sim, struct event *ev)
 {
-	if (!sim->ahead) {
-		while (evq_pop(sim->q, ev)) {
-			const struct thread *t = ev->data;
+	struct thread *h = sim->held;
+	bool got = true;
 
-			if (ev->fn != thread_step || ev->arg == t->gen)
-				return true;
-			sim->q->dispatched--; /* its step ran ahead and was counted then */
-			sim->nr_stale--;
-		}
-		return false;
+	sim->held = NULL;
+	if (h)
+		evq_push_pop(sim->q, sim->held_time, sim->held_pusher, thread_step, h, h->gen, ev);
+	else
+		got = evq_pop(sim->q, ev);
+	for (; got; got = evq_pop(sim->q, ev)) {
+		const struct thread *t = ev->data;
+
+		if (ev->fn != thread_step || ev->arg == t->gen)
+			return true;
+		sim->q->dispatched--; /* its step ran ahead and was counted then */
+		sim->nr_stale--;
 	}
-	*ev = (struct event){.time = sim->ahead_time, .fn = thread_step, .data = sim->ahead,
-			     .arg = sim->ahead->gen};
-	sim->ahead = NULL;
-	evq_dispatch_direct(sim->q, ev->time);
-	return true;
+	return false;
 }
 
 /* @t's operation at pc, at @now, is over: its next step is at @next (at least a step later).
@@ -310,7 +309,7 @@ static void step_pushed(struct thread *t, bool ok, simtime_t now, simtime_t next
 }
 
 /* Push the next steps of @t's core that ran ahead, in the order they were pushed. */
-static void core_schedule(struct sim *sim, struct thread *t, bool alone)
+static void core_schedule(struct sim *sim, struct thread *t)
 {
 	struct thread *u;
 
@@ -324,7 +323,7 @@ static void core_schedule(struct sim *sim, struct thread *t, bool alone)
 		} while (v != t);
 		if (!u)
 			return;
-		schedule(sim, u, u->ptime, u->ra.pusher, alone);
+		schedule(sim, u, u->ptime, u->ra.pusher);
 	}
 }
 
@@ -359,28 +358,26 @@ static bool core_settled(const struct thread *t)
  * thread_step()'s loop runs them, with run_early()'s tests that cannot change among them
  * (which threads may, which are settled, the budget of events) made once.  Only the
  * memory system's failure and the clock's end can stop the run here (no path calls, no
- * ties).  *@alone: only @t ran.  Return: the thread that ran last. */
-static struct thread *core_run_settled(struct sim *sim, struct thread *t, bool *alone)
+ * ties).  Return: the thread that ran last. */
+static struct thread *core_run_settled(struct sim *sim, struct thread *t)
 {
 	const simtime_t horizon = sim->early_end;
 	const uint64_t budget = sim->budget, first = sim->q->dispatched;
 	const bool *failed = &sim->mem->failed, *clock_err = &sim->clock_err.set;
 	uint64_t d = first; /* the queue's count, kept here: no step reads it */
-	struct thread *u, *t0 = t;
+	struct thread *u;
 	simtime_t next = 0;
-	bool ok, other = false;
+	bool ok;
 
 	while ((u = core_first(t)) && u->ptime < horizon && d < budget && !*failed && !*clock_err) {
 		unqueue(sim, u);
 		d++;
-		other |= u != t0;
 		t = u;
 		ok = thread_op(sim, t, t->ptime, &next, true);
 		step_pushed(t, ok, t->ptime, next);
 	}
 	sim->q->dispatched = d;
 	sim->ran_ahead += d - first;
-	*alone &= !other;
 	return t;
 }
 
@@ -392,23 +389,22 @@ static __attribute__((noinline)) void core_steps(struct sim *sim, struct thread 
 {
 	struct thread *u;
 	simtime_t next = 0;
-	bool ok, alone = true;
+	bool ok;
 
 	for (;;) {
 		ok = thread_op(sim, t, now, &next, false);
 		step_pushed(t, ok, now, next);
 		if (core_settled(t) && !sim_stopped(sim)) {
-			t = core_run_settled(sim, t, &alone);
+			t = core_run_settled(sim, t);
 			break;
 		}
 		if (!(u = core_first(t)) || !run_early(sim, u, u->ptime))
 			break;
 		unqueue(sim, u);
-		alone &= u == t;
 		t = u;
 		now = t->ptime;
 	}
-	core_schedule(sim, t, alone);
+	core_schedule(sim, t);
 }
 
 /* A thread's step: its operation, then its next step is scheduled (core_steps() for a core
@@ -433,7 +429,7 @@ void thread_step(struct sim *sim, void *data, uint64_t arg)
 	while (thread_op(sim, t, now, &next, false)) {
 		if (t->in_call || !sim->run_ahead || !dispatch_now(sim, next)) {
 			/* pushed by the step run last: a path call's may have gone on (step_on) */
-			schedule(sim, t, next, evq_now(sim->q), false);
+			schedule(sim, t, next, evq_now(sim->q));
 			return;
 		}
 		now = t->ptime = next;

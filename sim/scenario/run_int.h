@@ -32,7 +32,7 @@ struct thread {
 	uint64_t lseq;         /* that count at the push of its next step: ties in the ring */
 	simtime_t ptime;       /* the time of its next step, when live */
 	bool live;             /* it has a next step */
-	bool queued;           /* that step is in the queue (or kept as sim->ahead) */
+	bool queued;           /* that step is in the queue (or held: sim->held) */
 	uint64_t gen;          /* its queued event's arg; a step run ahead makes it stale */
 	struct ra_thread ra;   /* its step times, and its queued step if a step run ahead
 				* pushed it (runahead.h) */
@@ -51,9 +51,9 @@ struct sim {
 	struct c2c_err clock_err; /* set: the clock would pass SIMTIME_MAX (run stopped) */
 	const struct c2c_limits *lim;
 	simtime_t max_time;  /* lim->time_us in ps */
-	bool run_ahead;      /* a step earlier than the whole queue skips it (schedule()) */
-	struct thread *ahead; /* that step's thread, dispatched next (next_event()), or NULL */
-	simtime_t ahead_time;
+	bool run_ahead;      /* a step earlier than the whole queue skips it (dispatch_now()) */
+	struct thread *held; /* the thread of the push that waits for the next pop, or NULL */
+	simtime_t held_time, held_pusher; /* that push's time and pusher (schedule()) */
 	struct ra_pending *pending; /* queued steps that steps run ahead pushed, or NULL */
 	bool tie;            /* a tie run-ahead cannot order as the queue would: run again */
 	bool warm_pending;   /* the warm-up's end is still queued */
