@@ -62,6 +62,12 @@ static inline void evq_push(struct evq *q, simtime_t time, ev_fn fn, void *data,
 /* evq_pop - remove the first event into @ev.  Return: false when the queue is empty. */
 bool evq_pop(struct evq *q, struct event *ev);
 
+/* evq_push_pop - evq_push_from() then evq_pop() into @ev, as one operation: the pushed
+ * event, when it comes first, is dispatched without entering the heap; else it takes the
+ * first's place there.  Can't fail. */
+void evq_push_pop(struct evq *q, simtime_t time, simtime_t ptime, ev_fn fn, void *data,
+		  uint64_t arg, struct event *ev);
+
 /* evq_peek_time - time of the first event; the queue must not be empty. */
 static inline simtime_t evq_peek_time(const struct evq *q)
 {
@@ -85,15 +91,6 @@ static inline bool evq_dispatch_first(struct evq *q, simtime_t time)
 	q->now = time;
 	q->dispatched++;
 	return true;
-}
-
-/* evq_dispatch_direct - evq_dispatch_first() of an event known to come first.  Can't fail. */
-static inline void evq_dispatch_direct(struct evq *q, simtime_t time)
-{
-	bool first = evq_dispatch_first(q, time);
-
-	assert(first);
-	(void)first;
 }
 
 /* evq_now - the time of the event last popped (the current simulated time). */

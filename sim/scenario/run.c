@@ -39,11 +39,10 @@ static bool thread_done(const struct sim *sim, const struct thread *t)
 	return sim->v->end_iterations && t->iter >= sim->v->end_iterations;
 }
 
-/* The run stops on an invariant violation, a model error or a clock overflow. */
+/* The run stops on an invariant violation, a model error or a clock overflow (one branch). */
 static bool sim_stopped(const struct sim *sim)
 {
-	return sim->mem->failed || (sim->world && sim->world->model_err.set) ||
-	       sim->clock_err.set || sim->tie;
+	return sim->mem->failed | *sim->model_err | sim->clock_err.set | sim->tie;
 }
 
 /* Is @when at or past the end time?  Then the thread is cut there. */
@@ -95,30 +94,29 @@ static bool thread_settled(struct sim *sim, struct thread *t)
 }
 
 /* Schedule @t's next step at @next, pushed by its step at @pusher, unless the end time cuts
- * it or the clock overflows.  Run-ahead: a step strictly earlier than every queued event is
- * the event evq_pop() would return next, so it is dispatched without the queue
- * (next_event()); at a tie the queued event goes first, as its earlier push gave it the
- * smaller sequence number.  Nothing else is pushed after this in a step, so the order of
- * every event stays what the queue gives.  A step pushed by a step run ahead (@pusher past
+ * it or the clock overflows.  The push waits as sim->held for the run loop's next pop, with
+ * which it goes as one (evq_push_pop: a step that comes first never enters the heap); a
+ * second push in the step pushes the first.  A step pushed by a step run ahead (@pusher past
  * the queue's time) goes into the pending table (ra_tie()). */
 static inline __attribute__((always_inline)) void
-schedule(struct sim *sim, struct thread *t, simtime_t next, simtime_t pusher, bool may_keep)
+schedule(struct sim *sim, struct thread *t, simtime_t next, simtime_t pusher)
 {
+	struct thread *h = sim->held;
+
 	t->live = false;
 	if (past_end(sim, next) || clock_passes_max(sim, t, pusher, next))
 		return;
 	t->live = t->queued = true;
 	t->ptime = next;
-	if (may_keep && sim->run_ahead && (!sim->q->len || next < evq_peek_time(sim->q))) {
-		sim->ahead = t;
-		sim->ahead_time = next;
-		return;
-	}
 	t->ra.pusher = pusher;
 	if (t->priv)
 		thread_settled(sim, t);
 	sim->tie |= sim->pending && ra_tie(sim->pending, &t->ra, next, pusher);
-	evq_push_from(sim->q, next, pusher, thread_step, t, t->gen);
+	if (h)
+		evq_push_from(sim->q, sim->held_time, sim->held_pusher, thread_step, h, h->gen);
+	sim->held = t;
+	sim->held_time = next;
+	sim->held_pusher = pusher;
 	/* Only a step run ahead of the queue (form 2: a priv thread's) pushes past its time. */
 	if (pusher > evq_now(sim->q) && !t->ra.settled)
 		ra_pending_add(sim->pending, &t->ra, next);
@@ -140,12 +138,26 @@ static simtime_t early_horizon(const struct sim *sim)
 }
 
 /* May a step at @next be dispatched now, without the queue, as far as the run's bounds go?
- * Not past sim->early_end (end time, clock's end, limits, warm-up's end), not after the
- * RUNWATCH_EVENTS-th event (the host watch looks then), not once the run has stopped. */
+ * Not past sim->early_end (end time, clock's end, limits, warm-up's end), not past
+ * sim->budget (the event limit, the host watch's next look), not once the run has stopped. */
 static bool early_bounds(struct sim *sim, simtime_t next)
 {
-	return next < sim->early_end && sim->q->dispatched < sim->lim->events &&
-	       sim->q->dispatched % RUNWATCH_EVENTS && !sim_stopped(sim);
+	return next < sim->early_end && sim->q->dispatched < sim->budget && !sim_stopped(sim);
+}
+
+/* The count of dispatched events below which a step may be dispatched without the queue,
+ * from a look of the host watch at @d events (a multiple of RUNWATCH_EVENTS) to the next. */
+static uint64_t early_budget(const struct sim *sim, uint64_t d)
+{
+	return d + RUNWATCH_EVENTS < sim->lim->events ? d + RUNWATCH_EVENTS : sim->lim->events;
+}
+
+/* Form 1 of run-ahead (runahead.h): may the step at @next of a thread whose step just
+ * ended run at once, as the event the run loop would dispatch next?  Within early_bounds(),
+ * strictly before every queued event.  It then counts as dispatched. */
+static inline bool dispatch_now(struct sim *sim, simtime_t next)
+{
+	return early_bounds(sim, next) && evq_dispatch_first(sim->q, next);
 }
 
 /* May @t's next step, at @next, run now, ahead of queued events (runahead.h)?  Within
@@ -160,26 +172,27 @@ static bool run_early(struct sim *sim, struct thread *t, simtime_t next)
 	return true;
 }
 
-/* The next event to dispatch: the step run-ahead kept out of the queue, else the queue's
- * first.  The kept step counts as dispatched, as its event would have (limits, `events`). */
+/* The next event to dispatch: the held push's and the pop's, or the pop's; the stale events
+ * of steps that ran ahead are skipped. */
 static bool next_event(struct sim *sim, struct event *ev)
 {
-	if (!sim->ahead) {
-		while (evq_pop(sim->q, ev)) {
-			const struct thread *t = ev->data;
+	struct thread *h = sim->held;
+	bool got = true;
 
-			if (ev->fn != thread_step || ev->arg == t->gen)
-				return true;
-			sim->q->dispatched--; /* its step ran ahead and was counted then */
-			sim->nr_stale--;
-		}
-		return false;
+	sim->held = NULL;
+	if (h)
+		evq_push_pop(sim->q, sim->held_time, sim->held_pusher, thread_step, h, h->gen, ev);
+	else
+		got = evq_pop(sim->q, ev);
+	for (; got; got = evq_pop(sim->q, ev)) {
+		const struct thread *t = ev->data;
+
+		if (ev->fn != thread_step || ev->arg == t->gen)
+			return true;
+		sim->q->dispatched--; /* its step ran ahead and was counted then */
+		sim->nr_stale--;
 	}
-	*ev = (struct event){.time = sim->ahead_time, .fn = thread_step, .data = sim->ahead,
-			     .arg = sim->ahead->gen};
-	sim->ahead = NULL;
-	evq_dispatch_direct(sim->q, ev->time);
-	return true;
+	return false;
 }
 
 /* @t's operation at pc, at @now, is over: its next step is at @next (at least a step later).
@@ -296,7 +309,7 @@ static void step_pushed(struct thread *t, bool ok, simtime_t now, simtime_t next
 }
 
 /* Push the next steps of @t's core that ran ahead, in the order they were pushed. */
-static void core_schedule(struct sim *sim, struct thread *t, bool alone)
+static void core_schedule(struct sim *sim, struct thread *t)
 {
 	struct thread *u;
 
@@ -310,7 +323,7 @@ static void core_schedule(struct sim *sim, struct thread *t, bool alone)
 		} while (v != t);
 		if (!u)
 			return;
-		schedule(sim, u, u->ptime, u->ra.pusher, alone);
+		schedule(sim, u, u->ptime, u->ra.pusher);
 	}
 }
 
@@ -341,43 +354,30 @@ static bool core_settled(const struct thread *t)
 	return true;
 }
 
-/* The count of dispatched events below which run_early() allows a step, from now on: the
- * event limit, or the host watch's next look (a multiple of RUNWATCH_EVENTS). */
-static uint64_t early_budget(const struct sim *sim)
-{
-	uint64_t d = sim->q->dispatched, watch = d - d % RUNWATCH_EVENTS + RUNWATCH_EVENTS;
-
-	if (!(d % RUNWATCH_EVENTS))
-		return d;
-	return watch < sim->lim->events ? watch : sim->lim->events;
-}
-
 /* The steps of a settled core (core_settled()) after @t's, in the queue's order, as
  * thread_step()'s loop runs them, with run_early()'s tests that cannot change among them
  * (which threads may, which are settled, the budget of events) made once.  Only the
  * memory system's failure and the clock's end can stop the run here (no path calls, no
- * ties).  *@alone: only @t ran.  Return: the thread that ran last. */
-static struct thread *core_run_settled(struct sim *sim, struct thread *t, bool *alone)
+ * ties).  Return: the thread that ran last. */
+static struct thread *core_run_settled(struct sim *sim, struct thread *t)
 {
 	const simtime_t horizon = sim->early_end;
-	const uint64_t budget = early_budget(sim), first = sim->q->dispatched;
+	const uint64_t budget = sim->budget, first = sim->q->dispatched;
 	const bool *failed = &sim->mem->failed, *clock_err = &sim->clock_err.set;
 	uint64_t d = first; /* the queue's count, kept here: no step reads it */
-	struct thread *u, *t0 = t;
+	struct thread *u;
 	simtime_t next = 0;
-	bool ok, other = false;
+	bool ok;
 
 	while ((u = core_first(t)) && u->ptime < horizon && d < budget && !*failed && !*clock_err) {
 		unqueue(sim, u);
 		d++;
-		other |= u != t0;
 		t = u;
 		ok = thread_op(sim, t, t->ptime, &next, true);
 		step_pushed(t, ok, t->ptime, next);
 	}
 	sim->q->dispatched = d;
 	sim->ran_ahead += d - first;
-	*alone &= !other;
 	return t;
 }
 
@@ -389,23 +389,22 @@ static __attribute__((noinline)) void core_steps(struct sim *sim, struct thread 
 {
 	struct thread *u;
 	simtime_t next = 0;
-	bool ok, alone = true;
+	bool ok;
 
 	for (;;) {
 		ok = thread_op(sim, t, now, &next, false);
 		step_pushed(t, ok, now, next);
 		if (core_settled(t) && !sim_stopped(sim)) {
-			t = core_run_settled(sim, t, &alone);
+			t = core_run_settled(sim, t);
 			break;
 		}
 		if (!(u = core_first(t)) || !run_early(sim, u, u->ptime))
 			break;
 		unqueue(sim, u);
-		alone &= u == t;
 		t = u;
 		now = t->ptime;
 	}
-	core_schedule(sim, t, alone);
+	core_schedule(sim, t);
 }
 
 /* A thread's step: its operation, then its next step is scheduled (core_steps() for a core
@@ -422,11 +421,19 @@ void thread_step(struct sim *sim, void *data, uint64_t arg)
 	/* A thread woken past the end time (a lock waiter) stops there too. */
 	if (past_end(sim, now))
 		return;
-	if (t->priv)
+	if (t->priv) {
 		core_steps(sim, t, now);
-	else if (thread_op(sim, t, now, &next, false))
-		/* pushed by the step run last: a path call's may have gone on (step_on) */
-		schedule(sim, t, next, evq_now(sim->q), true);
+		return;
+	}
+	/* Its next steps run at once while each comes first (a path call's: step_on). */
+	while (thread_op(sim, t, now, &next, false)) {
+		if (t->in_call || !sim->run_ahead || !dispatch_now(sim, next)) {
+			/* pushed by the step run last: a path call's may have gone on (step_on) */
+			schedule(sim, t, next, evq_now(sim->q));
+			return;
+		}
+		now = t->ptime = next;
+	}
 }
 
 /* The end of the warm-up (end.warmup_us): what happened so far is not measured, as
@@ -466,7 +473,7 @@ static bool step_on(void *data, void *thread, simtime_t next)
 	struct sim *sim = data;
 	struct thread *t = thread;
 
-	if (t->priv || !early_bounds(sim, next) || !evq_dispatch_first(sim->q, next))
+	if (t->priv || !dispatch_now(sim, next))
 		return false;
 	t->ptime = next;
 	if (!t->ra.settled)
@@ -492,28 +499,13 @@ static bool within_limits(struct sim *sim, const struct event *ev)
 	return false;
 }
 
-/* What a run leaves behind but its result: the queue, the threads, the caches (no report
- * reads them). */
-static void sim_release(struct sim *sim, struct thread *th, uint32_t nr_threads)
-{
-	evq_free(sim->q);
-	mem_retire(sim->mem);
-	g_free(sim->cpu_shared);
-	g_free(sim->core_seq);
-	ra_pending_free(sim->pending);
-	threads_free(sim, th, nr_threads);
-	if (sim->world) { /* the queue is gone */
-		sim->world->wake = NULL;
-		sim->world->step_on = NULL;
-	}
-}
-
 static void world_start(struct sim *sim, struct run_result *r)
 {
 	const struct variant *v = sim->v;
 
 	r->prog = v->prog;
 	sim->world = r->world = g_new0(struct world, 1);
+	sim->model_err = &sim->world->model_err.set;
 	world_init(sim->world, v->prog, sim->mem, &v->mc, &v->ents, v->lock_kind,
 		   PERCPU_BASE + PERCPU_QNODE, WORK_BASE);
 	sim->world->stop = runwatch_flag();
@@ -536,6 +528,7 @@ static struct run_result *run_once(const struct scenario *sc, uint32_t vi, bool 
 	struct run_result *r = g_new0(struct run_result, 1);
 	struct sim sim = {.q = evq_new(), .v = v, .lim = &sc->limits,
 			  .max_time = limits_time_ps(&sc->limits), .run_ahead = run_ahead,
+			  .model_err = &(const bool){false},
 			  .warm_pending = v->warmup != 0};
 	uint32_t nr_threads;
 	struct thread *th;
@@ -549,6 +542,7 @@ static struct run_result *run_once(const struct scenario *sc, uint32_t vi, bool 
 	if (run_ahead)
 		sim.pending = ra_pending_new();
 	sim.early_end = early_horizon(&sim);
+	sim.budget = early_budget(&sim, 0);
 	if (v->prog)
 		world_start(&sim, r);
 	th = threads_start(&sim, r, &nr_threads);
@@ -557,8 +551,10 @@ static struct run_result *run_once(const struct scenario *sc, uint32_t vi, bool 
 	while (!sim_stopped(&sim) && next_event(&sim, &ev) && within_limits(&sim, &ev)) {
 		ev.fn(&sim, ev.data, ev.arg);
 		/* The host's watch (runwatch.h): a signal stops the run between two events. */
-		if (!(sim.q->dispatched % RUNWATCH_EVENTS) &&
-		    runwatch_poll(v->name, vi, evq_now(sim.q), v->end_time, sim.q->dispatched)) {
+		if (sim.q->dispatched % RUNWATCH_EVENTS)
+			continue;
+		sim.budget = early_budget(&sim, sim.q->dispatched);
+		if (runwatch_poll(v->name, vi, evq_now(sim.q), v->end_time, sim.q->dispatched)) {
 			r->interrupted = true;
 			break;
 		}

@@ -32,7 +32,7 @@ struct thread {
 	uint64_t lseq;         /* that count at the push of its next step: ties in the ring */
 	simtime_t ptime;       /* the time of its next step, when live */
 	bool live;             /* it has a next step */
-	bool queued;           /* that step is in the queue (or kept as sim->ahead) */
+	bool queued;           /* that step is in the queue (or held: sim->held) */
 	uint64_t gen;          /* its queued event's arg; a step run ahead makes it stale */
 	struct ra_thread ra;   /* its step times, and its queued step if a step run ahead
 				* pushed it (runahead.h) */
@@ -42,6 +42,7 @@ struct thread {
 struct sim {
 	struct evq *q;
 	struct world *world;
+	const bool *model_err; /* the world's model error flag, or a clear one without a world */
 	uint8_t *cpu_shared;  /* per CPU: every SMT thread of its core runs an actor */
 	struct mem *mem;
 	const struct variant *v;
@@ -50,13 +51,14 @@ struct sim {
 	struct c2c_err clock_err; /* set: the clock would pass SIMTIME_MAX (run stopped) */
 	const struct c2c_limits *lim;
 	simtime_t max_time;  /* lim->time_us in ps */
-	bool run_ahead;      /* a step earlier than the whole queue skips it (schedule()) */
-	struct thread *ahead; /* that step's thread, dispatched next (next_event()), or NULL */
-	simtime_t ahead_time;
+	bool run_ahead;      /* a step earlier than the whole queue skips it (dispatch_now()) */
+	struct thread *held; /* the thread of the push that waits for the next pop, or NULL */
+	simtime_t held_time, held_pusher; /* that push's time and pusher (schedule()) */
 	struct ra_pending *pending; /* queued steps that steps run ahead pushed, or NULL */
 	bool tie;            /* a tie run-ahead cannot order as the queue would: run again */
 	bool warm_pending;   /* the warm-up's end is still queued */
 	simtime_t early_end; /* run_early() runs no step at or past it (early_horizon()) */
+	uint64_t budget;     /* nor one once this many events are dispatched (early_budget()) */
 	uint64_t nr_stale;   /* queued events of steps run ahead (skipped, uncounted) */
 	uint64_t *core_seq;  /* per core: pushes of its threads' steps (thread.lseq) */
 	uint64_t ran_ahead;  /* steps run ahead of queued events */
@@ -70,8 +72,11 @@ void thread_step(struct sim *sim, void *data, uint64_t arg);
 uint8_t *smt_sharing(const struct variant *v);
 
 /* threads_start - one thread per CPU of every actor, each with its first step queued at
- * time 0, in actor order then CPU order; *@nr gets their count.  threads_free frees them. */
+ * time 0, in actor order then CPU order; *@nr gets their count.  sim_release frees them. */
 struct thread *threads_start(struct sim *sim, struct run_result *r, uint32_t *nr);
-void threads_free(struct sim *sim, struct thread *th, uint32_t nr);
+
+/* sim_release - what a run leaves behind but its result: the queue, the @nr threads @th,
+ * the caches (no report reads them). */
+void sim_release(struct sim *sim, struct thread *th, uint32_t nr);
 
 #endif

@@ -96,18 +96,21 @@ struct thread *threads_start(struct sim *sim, struct run_result *r, uint32_t *nr
 		}
 	}
 	/* Without a thread that may run ahead, no step is pushed by a step run ahead: no tie to
-	 * tell (only form 1 of runahead.h, always exact), and no table to keep. */
+	 * tell (only form 1 of runahead.h, always exact), no table to keep and no step times:
+	 * every thread counts as settled. */
 	if (!memchr(priv, 1, *nr)) {
 		ra_pending_free(sim->pending);
 		sim->pending = NULL;
+		for (uint32_t i = 0; i < *nr; i++)
+			th[i].ra.settled = true;
 	}
 	g_free(priv);
 	core_rings(sim, th, *nr);
 	return th;
 }
 
-/* threads_free - the @nr threads of threads_start() and what each holds. */
-void threads_free(struct sim *sim, struct thread *th, uint32_t nr)
+/* The @nr threads of threads_start() and what each holds. */
+static void threads_free(struct sim *sim, struct thread *th, uint32_t nr)
 {
 	for (uint32_t i = 0; i < nr; i++) {
 		if (sim->world)
@@ -116,4 +119,20 @@ void threads_free(struct sim *sim, struct thread *th, uint32_t nr)
 		g_free(th[i].memo);
 	}
 	g_free(th);
+}
+
+/* What a run leaves behind but its result: the queue, the threads, the caches (no report
+ * reads them). */
+void sim_release(struct sim *sim, struct thread *th, uint32_t nr_threads)
+{
+	evq_free(sim->q);
+	mem_retire(sim->mem);
+	g_free(sim->cpu_shared);
+	g_free(sim->core_seq);
+	ra_pending_free(sim->pending);
+	threads_free(sim, th, nr_threads);
+	if (sim->world) { /* the queue is gone */
+		sim->world->wake = NULL;
+		sim->world->step_on = NULL;
+	}
 }

@@ -50,7 +50,8 @@ struct ra_thread {
 	simtime_t pusher;           /* the time of the step that pushed its queued step */
 	uint64_t nr_steps;          /* steps run */
 	simtime_t hist[RA_HISTORY]; /* the times of the last ones, a ring */
-	bool settled;               /* every step it will run commutes with other cores' events */
+	bool settled;               /* every step it will run commutes with other cores' events,
+				     * or no tie is told in its run (run_threads.c) */
 	bool pending;               /* its queued step is in the pending table */
 	simtime_t pend_time;        /* that step's time, its key there */
 	struct ra_thread *pend_next; /* the next one queued at pend_time so */

@@ -155,19 +155,23 @@ START_TEST(evq_push_growth)
 }
 END_TEST
 
-/* The first of @nr events by (time, sequence), every pusher being the current time. */
+/* The first of @nr events by (time, pusher time, sequence). */
 static size_t ref_first(const struct event *ref, size_t nr)
 {
 	size_t best = 0;
 
-	for (size_t j = 1; j < nr; j++)
-		if (ref[j].time < ref[best].time ||
-		    (ref[j].time == ref[best].time && ref[j].seq < ref[best].seq))
+	for (size_t j = 1; j < nr; j++) {
+		const struct event *a = &ref[j], *b = &ref[best];
+
+		if (a->time != b->time ? a->time < b->time
+		    : a->ptime != b->ptime ? a->ptime < b->ptime : a->seq < b->seq)
 			best = j;
+	}
 	return best;
 }
 
-/* Handlers pop, peek and push in every order: the queue gives what a plain scan for the
+/* Handlers pop, peek, push (as pushed now or by a later step), push and pop as one, and
+ * dispatch without the queue in every order: the queue gives what a plain scan for the
  * smallest (time, pusher time, sequence) gives, after every step. */
 START_TEST(evq_mixed_ops_random)
 {
@@ -187,11 +191,25 @@ START_TEST(evq_mixed_ops_random)
 			ref[best] = ref[--nr];
 		} else if (nr && dice < 5) {
 			ck_assert_uint_eq(evq_peek_time(q), ref[best].time);
-		} else {
-			simtime_t t = evq_now(q) + rng_below(&r, 50); /* ties with queued events */
+		} else if (dice < 6) {
+			simtime_t t = evq_now(q) + rng_below(&r, 50);
 
-			ref[nr++] = (struct event){.time = t, .seq = q->next_seq, .arg = i};
-			evq_push(q, t, ev_nop, NULL, i);
+			ck_assert(evq_dispatch_first(q, t) == (!nr || t < ref[best].time));
+		} else {
+			/* ties with queued events, also of their pushers' times */
+			simtime_t p = evq_now(q) + rng_below(&r, 3), t = p + rng_below(&r, 50);
+
+			ref[nr++] = (struct event){.time = t, .ptime = p, .seq = q->next_seq, .arg = i};
+			if (dice < 8) {
+				evq_push_from(q, t, p, ev_nop, NULL, i);
+			} else {
+				best = ref_first(ref, nr);
+				evq_push_pop(q, t, p, ev_nop, NULL, i, &ev);
+				ck_assert_uint_eq(ev.time, ref[best].time);
+				ck_assert_uint_eq(ev.arg, ref[best].arg);
+				ck_assert_uint_eq(evq_now(q), ev.time);
+				ref[best] = ref[--nr];
+			}
 		}
 		ck_assert_uint_eq(q->len, nr);
 	}
@@ -291,7 +309,7 @@ START_TEST(evq_peek_time_first)
 }
 END_TEST
 
-/* ---- evq_push_from / evq_dispatch_direct ------------------------------------------------ */
+/* ---- evq_push_from / evq_push_pop / evq_dispatch_first ---------------------------------- */
 
 /* At one time, an event pushed as by a later pusher goes after one pushed later by an
  * earlier pusher; equal pushers keep push order.  A handler at time 10 pushes 0 (as pushed
@@ -326,21 +344,6 @@ START_TEST(evq_push_from_now_is_push)
 	evq_push(q, 8, ev_nop, q, 3);
 	for (uint64_t i = 1; i <= 3; i++)
 		pop_is(q, 8, i);
-	evq_free(q);
-}
-END_TEST
-
-/* A step dispatched without the queue counts and sets the time as a popped one would. */
-START_TEST(evq_dispatch_direct_counts)
-{
-	struct evq *q = evq_new();
-
-	evq_push(q, 100, ev_nop, q, 0);
-	evq_dispatch_direct(q, 40);
-	ck_assert_uint_eq(evq_now(q), 40);
-	ck_assert_uint_eq(q->dispatched, 1);
-	pop_is(q, 100, 0);
-	ck_assert_uint_eq(q->dispatched, 2);
 	evq_free(q);
 }
 END_TEST
@@ -394,8 +397,7 @@ static Suite *evq_suite(void)
 	tc = tcase(s, "evq_push_from");
 	tcase_add_test(tc, evq_push_from_pusher_order);
 	tcase_add_test(tc, evq_push_from_now_is_push);
-	tc = tcase(s, "evq_dispatch_direct");
-	tcase_add_test(tc, evq_dispatch_direct_counts);
+	tc = tcase(s, "evq_dispatch_first");
 	tcase_add_test(tc, evq_dispatch_first_only_before);
 	tc = tcase(s, "evq_pop");
 	tcase_add_test(tc, evq_pop_dispatched_count);

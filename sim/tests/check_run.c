@@ -431,6 +431,57 @@ START_TEST(run_ahead_path_calls)
 }
 END_TEST
 
+/* The event limit falls on each of the last steps of @sc's variant @v in turn: with
+ * run-ahead on as off the run stops there.  The last steps run while the queue empties, so
+ * most of them are dispatched without it (thread_step()'s loop, step_on), where only the
+ * budget of events (early_bounds()) stops a run that would else end within the limit. */
+static void limit_on_last_steps(struct scenario *sc, uint32_t v)
+{
+	struct c2c_err err = {0};
+	struct run_result *r;
+	uint64_t events;
+
+	sc->no_run_ahead = true;
+	r = run_variant(sc, v, false, &err);
+	ck_assert_msg(r != NULL, "%s", err.msg);
+	events = r->events;
+	run_result_free(r);
+	for (uint64_t k = 1; k <= 4; k++) {
+		struct c2c_err on = {0}, off = {0};
+
+		sc->limits.events = events - k;
+		sc->no_run_ahead = true;
+		ck_assert_ptr_null(run_variant(sc, v, false, &off));
+		sc->no_run_ahead = false;
+		ck_assert_ptr_null(run_variant(sc, v, false, &on));
+		ck_assert(on.limit && off.limit);
+		ck_assert_str_eq(on.msg, off.msg);
+	}
+}
+
+/* Raw steps, then path calls: the default scenario's `before` at end times that cut its
+ * last thread inside a call (a run that ends in a delay leaves step_on out). */
+START_TEST(run_ahead_limit_last_steps)
+{
+	static const char *const end[] = {"301", "302", "303"};
+	g_autofree char *path = tu_src_path("scenarios/default.yaml");
+	const char *only[] = {"before", NULL};
+	struct scenario *sc = load("unit-run.yaml", NULL, 0, false, 0);
+
+	limit_on_last_steps(sc, 0);
+	scenario_free(sc);
+	for (size_t i = 0; i < G_N_ELEMENTS(end); i++) {
+		const struct override ov[] = {{"end.time_us", end[i]}};
+		struct c2c_err err = {0};
+
+		sc = scenario_load_only(path, ov, 1, false, 0, only, NULL, &err);
+		ck_assert_msg(sc != NULL, "%s", err.msg);
+		limit_on_last_steps(sc, 0);
+		scenario_free(sc);
+	}
+}
+END_TEST
+
 /* With the invariant checks on, steps run only as the queue orders them. */
 START_TEST(run_ahead_off_with_checks)
 {
@@ -484,6 +535,7 @@ static Suite *run_suite(void)
 	tcase_add_test(tc, run_ahead_event_limit);
 	tcase_add_test(tc, run_ahead_cold_ties);
 	tcase_add_test(tc, run_ahead_path_calls);
+	tcase_add_test(tc, run_ahead_limit_last_steps);
 	tcase_add_test(tc, run_ahead_off_with_checks);
 	tc = tcase(s, "run_result_free");
 	tcase_add_test(tc, run_result_free_null);
