@@ -76,20 +76,28 @@ static int64_t sext(uint64_t v, uint32_t size)
 	return size >= 8 ? (int64_t)v : (int64_t)(v << shift) >> shift;
 }
 
-/* Push the frame of a call of @path, whose @nr arguments are its first locals already
- * (exec_call evaluates them there). */
-static void push_frame(struct ptask *t, uint32_t path, uint8_t nr, int16_t ret_dst,
-		       uint32_t caller_site, simtime_t now)
+/* Zero the locals of frame @f for a path of @n locals, before its arguments go in: in whole
+ * blocks of FRAME_ZERO_BLOCK (PATH_MAX_LOCALS is a multiple of it), a few stores of a constant
+ * size each, where a memset of the exact count was a call, which made push_frame save and
+ * restore registers too.  Only the path's locals are ever read (its code names no others): the
+ * rest of the last block and of the frame are left as they are. */
+#define FRAME_ZERO_BLOCK 4
+_Static_assert(PATH_MAX_LOCALS % FRAME_ZERO_BLOCK == 0, "frame_zero's blocks fill the locals");
+
+static inline void frame_zero(struct frame *f, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i += FRAME_ZERO_BLOCK)
+		memset(&f->locals[i], 0, sizeof(int64_t) * FRAME_ZERO_BLOCK);
+}
+
+/* Push the frame of a call of @path, whose arguments are its first locals already, the
+ * others zero (frame_zero). */
+static void push_frame(struct ptask *t, uint32_t path, int16_t ret_dst, uint32_t caller_site,
+		       simtime_t now)
 {
 	struct frame *f = t->top = &t->frames[t->depth++];
-	const struct path *p = &t->w->prog->paths[path];
-	const uint32_t n = p->nr_locals;
 
-	/* Only the path's locals are ever read (its code names no others): zero those, not
-	 * all PATH_MAX_LOCALS of them, on every call. */
-	if (n > nr)
-		memset(f->locals + nr, 0, sizeof(int64_t) * (n - nr));
-	f->code = p->code;
+	f->code = t->w->prog->paths[path].code;
 	f->path = path;
 	f->pc = 0;
 	f->ret_dst = ret_dst;
@@ -102,13 +110,14 @@ static void push_frame(struct ptask *t, uint32_t path, uint8_t nr, int16_t ret_d
 
 void interp_call(struct ptask *t, uint32_t path, const int64_t *args, simtime_t now)
 {
-	const uint8_t nr = t->w->prog->paths[path].nr_params;
+	const struct path *p = &t->w->prog->paths[path];
 
 	t->depth = 0;
 	it_lines_new_call(t);
 	t->call_remote = 0;
-	memcpy(t->frames[0].locals, args, sizeof(int64_t) * nr);
-	push_frame(t, path, nr, -1, DIR_NONE, now);
+	frame_zero(&t->frames[0], p->nr_locals);
+	memcpy(t->frames[0].locals, args, sizeof(int64_t) * p->nr_params);
+	push_frame(t, path, -1, DIR_NONE, now);
 }
 
 /* The loads @t may keep in flight: the machine's mlp is per core (the L1 fill buffers), and
@@ -311,8 +320,12 @@ static void exec_call(struct ptask *t, const struct pinsn *in, int64_t *loc, sim
 {
 	int64_t spill[PATH_MAX_PARAMS];
 	/* The arguments go straight into the callee's frame, when there is one for it. */
-	int64_t *args = t->depth < INTERP_MAX_DEPTH ? t->frames[t->depth].locals : spill;
+	int64_t *args = spill;
 
+	if (t->depth < INTERP_MAX_DEPTH) {
+		frame_zero(&t->frames[t->depth], t->w->prog->paths[in->callee].nr_locals);
+		args = t->frames[t->depth].locals;
+	}
 	for (uint8_t i = 0; i < in->nr_args; i++)
 		args[i] = it_val(t, &in->argv[i], loc);
 	t->top->pc++;
@@ -322,7 +335,7 @@ static void exec_call(struct ptask *t, const struct pinsn *in, int64_t *loc, sim
 			       t->w->prog->paths[in->callee].name, INTERP_MAX_DEPTH, INTERP_MAX_DEPTH);
 		return;
 	}
-	push_frame(t, in->callee, in->nr_args, in->dst, in->site, now);
+	push_frame(t, in->callee, in->dst, in->site, now);
 }
 
 /* Per-cpu update lists (rstat): add if not queued yet, pop the most recent, test empty. */

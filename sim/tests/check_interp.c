@@ -124,6 +124,23 @@ START_TEST(interp_typed_local_entity)
 }
 END_TEST
 
+/* A call's locals but its arguments start at 0 (push_frame's zeroing, in blocks): the
+ * second call of fresh_local sets none of them and must not see the first call's. */
+START_TEST(interp_call_locals_start_at_zero)
+{
+	const char *sets[] = {"actors[0].loop=[{call: fresh_locals, args: [root]}]",
+			      "actors[1].loop=[{op: delay, ns: 1000}]", NULL};
+	struct scenario *sc;
+	struct run_result *r = tu_run_scenario("sim/tests/data/res-counter.yaml", sets, 0, &sc);
+	const struct world *w = r->world;
+
+	ck_assert_uint_gt(w->pstats[program_find(r->prog, "fresh_local")].calls, 2);
+	ck_assert_uint_eq(mem_peek(r->mem, w->ents->base[w->ents->base_at[0]], 8), 21 * 100 + 0);
+	run_result_free(r);
+	scenario_free(sc);
+}
+END_TEST
+
 /* Mean latency (ps) of path @name in scenario @file run with the overrides @sets; its number
  * of calls goes to @calls. */
 static uint64_t path_mean(const char *file, const char *const *sets, const char *name,
@@ -404,6 +421,7 @@ static Suite *interp_suite(void)
 	tcase_add_test(tc, interp_qnodes_are_named);
 	tcase_add_test(tc, interp_values_and_counters);
 	tcase_add_test(tc, interp_typed_local_entity);
+	tcase_add_test(tc, interp_call_locals_start_at_zero);
 	tcase_add_test(tc, interp_mlp_overlaps_independent_loads_only);
 	tcase_add_test(tc, interp_mlp_return_overwrites_pending_local);
 	tcase_add_test(tc, interp_mlp_shared_by_smt_siblings);

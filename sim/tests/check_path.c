@@ -38,7 +38,7 @@ START_TEST(program_load_example)
 	layout_lib_add_dir(lib, lay);
 	p = program_load(files, lib, NULL, 0, &err);
 	ck_assert_msg(p != NULL, "%s", err.msg);
-	ck_assert_uint_eq(p->nr_paths, 4);
+	ck_assert_uint_eq(p->nr_paths, 6);
 	charge = program_find(p, "charge");
 	ck_assert_int_eq(charge, 0);
 	ck_assert_int_eq(program_find(p, "nope"), -1);
