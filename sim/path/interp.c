@@ -99,7 +99,7 @@ static void push_frame(struct ptask *t, uint32_t path, int16_t ret_dst, uint32_t
 
 	f->code = t->w->prog->paths[path].code;
 	f->path = path;
-	f->pc = 0;
+	f->ip = f->code;
 	f->ret_dst = ret_dst;
 	f->caller_site = caller_site;
 	f->start = now;
@@ -328,7 +328,7 @@ static void exec_call(struct ptask *t, const struct pinsn *in, int64_t *loc, sim
 	}
 	for (uint8_t i = 0; i < in->nr_args; i++)
 		args[i] = it_val(t, &in->argv[i], loc);
-	t->top->pc++;
+	t->top->ip++;
 	if (t->depth == INTERP_MAX_DEPTH) {
 		it_model_error(t, in, "call of %s nested deeper than %d calls (expected at most "
 			       "INTERP_MAX_DEPTH = %d frames: does a path call itself?)",
@@ -452,7 +452,7 @@ static simtime_t exec_free(struct ptask *t, const struct pinsn *in, struct frame
 		loc[in->dst] = it_val(t, &in->av, loc);
 		break;
 	case P_JUMP:
-		f->pc = in->target;
+		f->ip = f->code + in->target;
 		return now;
 	case P_JUMP_IF_NOT: {
 		/* Most conditions are `x OP C` (n < BATCH): that one without it_val_op's call. */
@@ -460,19 +460,19 @@ static simtime_t exec_free(struct ptask *t, const struct pinsn *in, struct frame
 		int64_t v = c->kind == OPND_LOC_CONST ? expr_binop_apply(c->bop, loc[c->x], c->v)
 						      : it_val(t, c, loc);
 
-		f->pc = v ? f->pc + 1 : in->target;
+		f->ip = v ? in + 1 : f->code + in->target;
 		return now;
 	}
 	case P_FOR_INIT:
 		it_for_init(t, in, loc);
 		break;
 	case P_FOR_NEXT:
-		f->pc = exec_for_next(t, in, loc) ? f->pc + 1 : in->target;
+		f->ip = exec_for_next(t, in, loc) ? in + 1 : f->code + in->target;
 		return now;
 	case P_CALL:
 		exec_call(t, in, loc, now);
 		/* (no 0 is handed on: push_frame zeroed the arguments' times already) */
-		if (ready && t->depth > 1 && t->top->pc == 0)
+		if (ready && t->depth > 1 && t->top->ip == t->top->code)
 			pass_ready(in, t->top - 1, ready);
 		return now;
 	case P_LIST:
@@ -481,7 +481,7 @@ static simtime_t exec_free(struct ptask *t, const struct pinsn *in, struct frame
 	default: /* P_TRUTH, P_OBSERVE */
 		exec_counter(t, in, loc);
 	}
-	f->pc++;
+	f->ip++;
 	return now;
 }
 
@@ -523,7 +523,7 @@ static simtime_t run_step(struct ptask *t, simtime_t now)
 	t->now = now; /* every instruction of the step issues then */
 	for (uint32_t n = 0; n < INTERP_FREE_INSNS; n++) {
 		struct frame *f = t->top;
-		const struct pinsn *in = &f->code[f->pc];
+		const struct pinsn *in = f->ip;
 		simtime_t next, ready = 0;
 
 		if (mlp && f->ready_max > now && (next = scoreboard(t, in, f, now, &ready)))
@@ -553,7 +553,7 @@ static simtime_t run_step(struct ptask *t, simtime_t now)
 		case P_TRYLOCK:
 			next = it_lock(t, in, now);
 			if (next != INTERP_PARKED && !t->lock_phase)
-				f->pc++;
+				f->ip++;
 			return next;
 		case P_RETURN: /* its value is there when its operands are */
 			if (mlp && t->depth > 1 && f->ret_dst >= 0)
@@ -566,7 +566,7 @@ static simtime_t run_step(struct ptask *t, simtime_t now)
 				return next;
 			continue;
 		}
-		f->pc++;
+		f->ip++;
 		if (next > now)
 			return next;
 	}

@@ -170,8 +170,10 @@ struct world {
 #define INTERP_FREE_INSNS 65536
 
 struct frame {
-	const struct pinsn *code; /* the path's: the next instruction is code[pc] */
-	uint32_t path, pc;
+	const struct pinsn *code; /* the path's */
+	const struct pinsn *ip;   /* the next instruction: a pointer, not an index into code,
+				   * so that each instruction's fetch is one load */
+	uint32_t path;
 	int16_t ret_dst;
 	uint32_t caller_site;   /* the site of the call that pushed it, DIR_NONE at the top */
 	simtime_t start;

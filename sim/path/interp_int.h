@@ -15,9 +15,7 @@ uint64_t it_addr(struct ptask *t, const struct member_ref *a);
  * already). */
 static inline const struct pinsn *it_running(const struct ptask *t)
 {
-	const struct frame *f = t->top;
-
-	return &f->code[f->pc];
+	return t->top->ip;
 }
 
 /* A timed access that also counts lines and remote fetches of the current top-level call. */

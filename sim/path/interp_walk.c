@@ -47,7 +47,7 @@ simtime_t it_walk(struct ptask *t, const struct pinsn *in, struct frame *f, simt
 
 	if (in->op == P_FOR_INIT && in->kind == IT_ANCESTORS) {
 		it_for_init(t, in, loc);   /* the first step visits the start: no load */
-		f->pc++;
+		f->ip++;
 		return now;
 	}
 	if (in->op == P_FOR_INIT) {
@@ -56,12 +56,12 @@ simtime_t it_walk(struct ptask *t, const struct pinsn *in, struct frame *f, simt
 		if ((r = it_deps_ready(f, in->deps)) > now)
 			return r;
 		if (!it_in_range(t, e = it_val(t, &in->av, loc), t->w->ents->nr, "entity")) {
-			f->pc = in->target; /* the run stops at this model error */
+			f->ip = f->code + in->target; /* the run stops at this model error */
 			return now;
 		}
 		next = walk_load(t, in, f, walk_member(t, e, KLINK_CHILDREN), now);
 		loc[c + 1] = 1;
-		f->pc++;
+		f->ip++;
 		return next;
 	}
 	if (!loc[c + 1] && loc[c] >= 0) {
@@ -72,12 +72,12 @@ simtime_t it_walk(struct ptask *t, const struct pinsn *in, struct frame *f, simt
 	}
 	loc[c + 1] = 0;
 	if (loc[c] < 0) {
-		f->pc = in->target;
+		f->ip = f->code + in->target;
 		return next;
 	}
 	loc[in->dst] = loc[c];
 	it_set_ready(f, in->dst, it_ready(f, (int)c));
-	f->pc++;
+	f->ip++;
 	return next;
 }
 
