@@ -81,7 +81,8 @@ static struct cway *l2_slot(struct mem *m, int core, struct cway *v, simtime_t n
 
 /* The owner's side: @core receives @msg about line @idx; its own table row says what its copy
  * does.  Return: false (the run failed) when the table has no row for the copy's state. */
-static bool owner_msg(struct mem *m, uint32_t idx, int core, int msg, simtime_t now)
+static inline __attribute__((always_inline)) bool
+owner_msg(struct mem *m, uint32_t idx, int core, int msg, simtime_t now)
 {
 	struct dline *dl = &m->dir.line[idx];
 	struct hier *h = &m->core[core];
@@ -349,8 +350,7 @@ void mem_request_ways(struct mem *m, const struct req *rq, struct cway *w2, stru
 {
 	struct hier *h = &m->core[rq->core];
 	bool demand = !rq->prefetch && rq->event != EV_EVICT;
-	struct exec x = {.w2 = w2,
-			 .victim = w2 ? NULL : pcache_victim(&h->l2, rq->la)};
+	struct exec x = {.w2 = w2};
 	uint32_t idx = w2 ? w2->line : mem_line_index(m, rq->la);
 	int own = w2 ? w2->state : MESI_I, others = mem_others(m, idx, rq->core, own);
 	const struct proto_row *r = find_row(m, rq, idx, own, others);
@@ -360,10 +360,13 @@ void mem_request_ways(struct mem *m, const struct req *rq, struct cway *w2, stru
 		x.in_l1 = demand && w1;
 		x.pf = w2->pf;
 		x.ready_at = w2->ready_at;
-	} else if (x.victim->tag) {
-		/* A fill will evict this line: its directory entry, long untouched, is a host
-		 * cache miss; start it now, under the rest of the request. */
-		__builtin_prefetch(&m->dir.line[x.victim->line]);
+	} else if (r && r->next_own != MESI_I) {
+		/* A miss that fills (a dropped prefetch does not: no victim to look for). */
+		x.victim = pcache_victim(&h->l2, rq->la);
+		/* If the fill evicts a line, its directory entry, long untouched, is a host
+		 * cache miss: start it now, under the rest of the request. */
+		if (x.victim->tag)
+			__builtin_prefetch(&m->dir.line[x.victim->line]);
 	}
 
 	memset(out, 0, sizeof(*out));
