@@ -178,6 +178,7 @@ struct mem *mem_new(const struct machine *mc, const struct objmap *objs, bool ch
 	m->last_line = DIR_NONE;
 	m->pvariant = proto_variant(&mc->pf);
 	mem_hit_rules(m);
+	mem_decode_rows(m);
 	m->hit_fast = true;
 	/* The pair granule is the prefetcher's worst case: with the prefetcher off, no pair. */
 	m->gshift = mc->pf.pair_granule && mc->pf.adjacent_line ? 7 : 6;

@@ -105,6 +105,20 @@ struct mem_hit_rule {
 
 #define MEM_HIT_EVENTS 3 /* LOAD, STORE, RMW: the demand events */
 
+/* A row of the protocol table as a request runs it: its actions as a set (bit ACT_*, run in
+ * the one order all rows list them in) and its next state, next to the row. */
+struct mem_row {
+	const struct proto_row *r; /* NULL: the key has no row */
+	uint32_t acts;
+	uint8_t next_own;
+};
+
+/* An owner's-side row: its actions as a set (bit OACT_*) and its next state. */
+struct mem_orow {
+	bool valid; /* else the key has no row */
+	uint8_t acts, next_own;
+};
+
 struct mem {
 	const struct machine *mc;
 	const struct objmap *objs;
@@ -113,6 +127,10 @@ struct mem {
 	/* The private-hit rows of the table under pvariant, by (own, others, event) (mem_hit). */
 	struct mem_hit_rule hit[MESI_COUNT][MESI_COUNT][MEM_HIT_EVENTS];
 	bool hit_fast;          /* serve private hits by mem_hit (default); off: all by the table */
+	/* The rows under pvariant, by (own, others, event), and the owner's-side rows, by (own,
+	 * msg): what a request reads of them, in one place (mem_decode_rows). */
+	struct mem_row rows[MESI_COUNT][MESI_COUNT][EV_COUNT];
+	struct mem_orow orows[MESI_COUNT][MSG_COUNT];
 	struct dir dir;
 	struct hier *core;      /* each core's L1d and L2 */
 	uint16_t *cpu_core;     /* per CPU: machine_cpu_core(), a table (no division per access) */

@@ -46,6 +46,8 @@ static inline uint64_t mem_line_addr(const struct mem *m, uint64_t addr)
  * absent; @w1 is read only for a demand request), which nothing may have changed since. */
 void mem_request_ways(struct mem *m, const struct req *rq, struct cway *w2, struct cway *w1,
 		      struct outcome *out);
+/* mem_decode_rows - fill m->rows and m->orows from the table under m->pvariant.  Can't fail. */
+void mem_decode_rows(struct mem *m);
 /* mem_request - mem_request_ways() of a prefetch or an eviction: it finds the L2 way. */
 void mem_request(struct mem *m, const struct req *rq, struct outcome *out);
 /* mem_others_dl - what cores other than @core (holding @own) hold of the line of entry @dl. */

@@ -81,22 +81,24 @@ static struct cway *l2_slot(struct mem *m, int core, struct cway *v, simtime_t n
 
 /* The owner's side: @core receives @msg about line @idx; its own table row says what its copy
  * does.  Return: false (the run failed) when the table has no row for the copy's state. */
-static bool owner_msg(struct mem *m, uint32_t idx, int core, int msg, simtime_t now)
+static inline __attribute__((always_inline)) bool
+owner_msg(struct mem *m, uint32_t idx, int core, int msg, simtime_t now)
 {
 	struct dline *dl = &m->dir.line[idx];
 	struct hier *h = &m->core[core];
 	struct cway *w1, *w2 = hier_lookup(h, dl->addr, &w1); /* once, for the row and its effect */
-	const struct proto_orow *r = proto_olookup(&m->pix, w2 ? w2->state : MESI_I, msg);
+	const struct mem_orow *r = &m->orows[w2 ? w2->state : MESI_I][msg];
 
-	if (!r) {
+	if (!r->valid) {
 		mem_fail(m, now, idx, "no owner-side row for core %d in %s receiving %s", core,
 			 mesi_names[w2 ? w2->state : MESI_I], proto_msg_names[msg]);
 		return false;
 	}
-	for (int a = 0; a < PROTO_MAX_OACTIONS && r->act[a]; a++) {
-		m->oact_count[r->act[a]]++;
-		if (r->act[a] == OACT_WRITEBACK)
-			dl->llc_valid |= 1u << mem_core_socket(m, core);
+	if (r->acts >> OACT_SEND_DATA & 1)
+		m->oact_count[OACT_SEND_DATA]++;
+	if (r->acts >> OACT_WRITEBACK & 1) {
+		m->oact_count[OACT_WRITEBACK]++;
+		dl->llc_valid |= 1u << mem_core_socket(m, core);
 	}
 	if (r->next_own == MESI_I) {
 		if (w2) /* as core_invalidate(), with both ways known */
@@ -172,99 +174,135 @@ static int own_src(const struct req *rq, const struct exec *x)
 	return x->in_l1 ? SRC_L1 : SRC_L2;
 }
 
-/* Run the actions of @r for @rq on line @idx.  Return: false if the prefetch was dropped. */
-static bool exec_actions(struct mem *m, const struct req *rq, const struct proto_row *r,
-			 uint32_t idx, struct exec *x, struct outcome *o)
+/* The order exec_actions runs a row's set in.  Every row lists its actions in it
+ * (proto_row_valid's phases; in phase 1 a row has one action but for writeback, evict), which
+ * mem_decode_rows checks: a row runs as listed. */
+static const uint8_t act_order[] = {
+	ACT_DROP_PF, ACT_COUNT_HITM, ACT_COUNT_RFO_HITM, ACT_COUNT_PF_HITM, ACT_HIT, ACT_UPGRADE,
+	ACT_FILL_MEM, ACT_FILL_SHARER, ACT_FWD_GETS, ACT_FWD_GETX, ACT_WRITEBACK, ACT_SEND_INV,
+	ACT_SILENT_UPGRADE, ACT_WRITE_DATA, ACT_EVICT, ACT_COUNT_ST_HIT, ACT_COUNT_ST_MISS,
+	ACT_PF_BUDDY, ACT_PF_BUDDY_RFO,
+};
+
+void mem_decode_rows(struct mem *m)
+{
+	uint8_t rank[ACT_COUNT] = {0};
+
+	for (unsigned i = 0; i < sizeof(act_order); i++)
+		rank[act_order[i]] = (uint8_t)i;
+	for (int own = 0; own < MESI_COUNT; own++)
+		for (int oth = 0; oth < MESI_COUNT; oth++)
+			for (int ev = 0; ev < EV_COUNT; ev++) {
+				const struct proto_row *r =
+					proto_lookup(&m->pix, own, oth, ev, m->pvariant);
+				struct mem_row *d = &m->rows[own][oth][ev];
+
+				*d = (struct mem_row){.r = r, .next_own = r ? r->next_own : MESI_I};
+				for (int a = 0; r && a < PROTO_MAX_ACTIONS && r->act[a]; a++) {
+					/* A set keeps the list's order only if it is act_order's. */
+					g_assert(a == 0 || rank[r->act[a - 1]] < rank[r->act[a]]);
+					d->acts |= 1u << r->act[a];
+				}
+			}
+	for (int own = 0; own < MESI_COUNT; own++)
+		for (int msg = 0; msg < MSG_COUNT; msg++) {
+			const struct proto_orow *r = proto_olookup(&m->pix, own, msg);
+			struct mem_orow *d = &m->orows[own][msg];
+
+			*d = (struct mem_orow){.valid = r, .next_own = r ? r->next_own : MESI_I};
+			for (int a = 0; r && a < PROTO_MAX_OACTIONS && r->act[a]; a++)
+				d->acts |= (uint8_t)(1u << r->act[a]);
+		}
+}
+
+/* Is @act in the row's set @acts?  Then it runs: count it. */
+static inline bool runs(struct mem *m, uint32_t acts, int act)
+{
+	if (!(acts >> act & 1))
+		return false;
+	m->act_count[act]++;
+	return true;
+}
+
+/* The actions of exec_actions() that reach the home or another core. */
+static void exec_transfer(struct mem *m, const struct req *rq, uint32_t idx, uint32_t acts,
+			  struct exec *x, struct outcome *o)
 {
 	struct dline *dl = &m->dir.line[idx];
 
-	for (int a = 0; a < PROTO_MAX_ACTIONS && r->act[a]; a++) {
-		m->act_count[r->act[a]]++;
-		switch (r->act[a]) {
-		case ACT_HIT:
-			x->lat = x->in_l1 ? m->mc->l1d.latency : m->mc->l2.latency;
-			o->src = own_src(rq, x);
-			o->pf_used = x->pf;
-			break;
-		case ACT_SILENT_UPGRADE: /* E -> M: the copy is exclusive, nobody is told */
-			break;
-		case ACT_UPGRADE:
-			x->home = true;
-			x->lat = m->mc->llc.latency;
-			o->src = own_src(rq, x);
-			o->pf_used = x->pf;
-			break;
-		case ACT_FILL_MEM:
-			x->home = true;
-			x->lat = tm_fill_mem(m->mc, dl, rq->socket, &o->src);
-			break;
-		case ACT_FILL_SHARER: {
-			uint64_t set[C2C_MAX_CPUS / 64];
-
-			x->home = true;
-			x->lat = tm_fill_sharer(m->mc, dl, dir_sharer_set(&m->dir, idx, set),
-						rq->core, rq->socket, &o->src);
-			o->from_cache = o->src != SRC_LLC || !(dl->llc_valid >> rq->socket & 1);
-			break;
-		}
-		case ACT_FWD_GETS:
-			forward(m, rq, idx, MSG_FWD_GETS, x, o);
-			break;
-		case ACT_FWD_GETX:
-			forward(m, rq, idx, MSG_FWD_GETX, x, o);
-			break;
-		case ACT_SEND_INV: {
-			uint32_t n;
-			simtime_t inv = send_inv(m, idx, rq, &n);
-
-			x->home = x->c2c = true;
-			o->nr_inv += n;
-			if (inv > x->lat) /* parallel with the data: the slower counts */
-				x->lat = inv;
-			break;
-		}
-		case ACT_COUNT_HITM:
-			o->hitm = true;
-			count_hitm(m, rq, idx, x, o);
-			break;
-		case ACT_COUNT_RFO_HITM:
-			o->rfo_hitm = true;
-			count_hitm(m, rq, idx, x, o);
-			break;
-		case ACT_COUNT_PF_HITM:
-			o->pf_hitm = true;
-			count_hitm(m, rq, idx, x, o);
-			break;
-		case ACT_WRITEBACK:
-			dl->llc_valid |= 1u << rq->socket;
-			break;
-		case ACT_WRITE_DATA:
-			x->write = true;
-			break;
-		case ACT_DROP_PF:
-			o->dropped = true;
-			return false;
-		case ACT_EVICT:
-			/* Non-inclusive LLC: a private copy that leaves goes into the socket's LLC. */
-			dl->llc_valid |= 1u << rq->socket;
-			core_invalidate(m, rq->core, idx, x->w2);
-			break;
-		case ACT_COUNT_ST_HIT:
-			o->st_l1hit = x->in_l1;
-			break;
-		case ACT_COUNT_ST_MISS:
-			o->st_l1hit = false;
-			break;
-		case ACT_PF_BUDDY:
-			o->pf_event = EV_PF_LOAD;
-			break;
-		case ACT_PF_BUDDY_RFO:
-			o->pf_event = EV_PF_STORE;
-			break;
-		default:
-			g_assert_not_reached();
-		}
+	if (runs(m, acts, ACT_FILL_MEM)) {
+		x->home = true;
+		x->lat = tm_fill_mem(m->mc, dl, rq->socket, &o->src);
 	}
+	if (runs(m, acts, ACT_FILL_SHARER)) {
+		uint64_t set[C2C_MAX_CPUS / 64];
+
+		x->home = true;
+		x->lat = tm_fill_sharer(m->mc, dl, dir_sharer_set(&m->dir, idx, set), rq->core,
+					rq->socket, &o->src);
+		o->from_cache = o->src != SRC_LLC || !(dl->llc_valid >> rq->socket & 1);
+	}
+	if (runs(m, acts, ACT_FWD_GETS))
+		forward(m, rq, idx, MSG_FWD_GETS, x, o);
+	if (runs(m, acts, ACT_FWD_GETX))
+		forward(m, rq, idx, MSG_FWD_GETX, x, o);
+	if (runs(m, acts, ACT_WRITEBACK))
+		dl->llc_valid |= 1u << rq->socket;
+	if (runs(m, acts, ACT_SEND_INV)) {
+		uint32_t n;
+		simtime_t inv = send_inv(m, idx, rq, &n);
+
+		x->home = x->c2c = true;
+		o->nr_inv += n;
+		if (inv > x->lat) /* parallel with the data: the slower counts */
+			x->lat = inv;
+	}
+}
+
+/* Run the actions of the row (its set @acts) for @rq on line @idx, each branch predicted per
+ * row (a switch over the list was one indirect branch for every action).  Return: false if
+ * the prefetch was dropped. */
+static bool exec_actions(struct mem *m, const struct req *rq, uint32_t acts, uint32_t idx,
+			 struct exec *x, struct outcome *o)
+{
+	if (runs(m, acts, ACT_DROP_PF)) { /* alone in its row */
+		o->dropped = true;
+		return false;
+	}
+	if (acts & (1u << ACT_COUNT_HITM | 1u << ACT_COUNT_RFO_HITM | 1u << ACT_COUNT_PF_HITM)) {
+		o->hitm = runs(m, acts, ACT_COUNT_HITM);
+		o->rfo_hitm = runs(m, acts, ACT_COUNT_RFO_HITM);
+		o->pf_hitm = runs(m, acts, ACT_COUNT_PF_HITM);
+		count_hitm(m, rq, idx, x, o);
+	}
+	if (runs(m, acts, ACT_HIT)) {
+		x->lat = x->in_l1 ? m->mc->l1d.latency : m->mc->l2.latency;
+		o->src = own_src(rq, x);
+		o->pf_used = x->pf;
+	}
+	if (runs(m, acts, ACT_UPGRADE)) {
+		x->home = true;
+		x->lat = m->mc->llc.latency;
+		o->src = own_src(rq, x);
+		o->pf_used = x->pf;
+	}
+	exec_transfer(m, rq, idx, acts, x, o);
+	runs(m, acts, ACT_SILENT_UPGRADE); /* E -> M: the copy is exclusive, nobody is told */
+	if (runs(m, acts, ACT_WRITE_DATA))
+		x->write = true;
+	if (runs(m, acts, ACT_EVICT)) {
+		/* Non-inclusive LLC: a private copy that leaves goes into the socket's LLC. */
+		m->dir.line[idx].llc_valid |= 1u << rq->socket;
+		core_invalidate(m, rq->core, idx, x->w2);
+	}
+	if (runs(m, acts, ACT_COUNT_ST_HIT))
+		o->st_l1hit = x->in_l1;
+	if (runs(m, acts, ACT_COUNT_ST_MISS))
+		o->st_l1hit = false;
+	if (runs(m, acts, ACT_PF_BUDDY))
+		o->pf_event = EV_PF_LOAD;
+	if (runs(m, acts, ACT_PF_BUDDY_RFO))
+		o->pf_event = EV_PF_STORE;
 	return true;
 }
 
@@ -310,12 +348,12 @@ void mem_check_after(struct mem *m, const struct req *rq, uint32_t idx, int own,
 	mem_check_access(m, idx, rq->now);
 }
 
-static const struct proto_row *find_row(struct mem *m, const struct req *rq, uint32_t idx,
-					int own, int others)
+static const struct mem_row *find_row(struct mem *m, const struct req *rq, uint32_t idx,
+				      int own, int others)
 {
-	const struct proto_row *r = proto_lookup(&m->pix, own, others, rq->event, m->pvariant);
+	const struct mem_row *r = &m->rows[own][others][rq->event];
 
-	if (!r)
+	if (!r->r)
 		mem_fail(m, rq->now, idx, "no protocol row for own=%s others=%s event=%s (%s)",
 			 mesi_names[own], mesi_names[others], proto_event_names[rq->event],
 			 proto_impossible_reason(own, others, rq->event) ?: "missing row");
@@ -349,31 +387,33 @@ void mem_request_ways(struct mem *m, const struct req *rq, struct cway *w2, stru
 {
 	struct hier *h = &m->core[rq->core];
 	bool demand = !rq->prefetch && rq->event != EV_EVICT;
-	struct exec x = {.w2 = w2,
-			 .victim = w2 ? NULL : pcache_victim(&h->l2, rq->la)};
+	struct exec x = {.w2 = w2};
 	uint32_t idx = w2 ? w2->line : mem_line_index(m, rq->la);
 	int own = w2 ? w2->state : MESI_I, others = mem_others(m, idx, rq->core, own);
-	const struct proto_row *r = find_row(m, rq, idx, own, others);
+	const struct mem_row *r = find_row(m, rq, idx, own, others);
 	bool applies;
 
 	if (w2) {
 		x.in_l1 = demand && w1;
 		x.pf = w2->pf;
 		x.ready_at = w2->ready_at;
-	} else if (x.victim->tag) {
-		/* A fill will evict this line: its directory entry, long untouched, is a host
-		 * cache miss; start it now, under the rest of the request. */
-		__builtin_prefetch(&m->dir.line[x.victim->line]);
+	} else if (r->r && r->next_own != MESI_I) {
+		/* A miss that fills (a dropped prefetch does not: no victim to look for). */
+		x.victim = pcache_victim(&h->l2, rq->la);
+		/* If the fill evicts a line, its directory entry, long untouched, is a host
+		 * cache miss: start it now, under the rest of the request. */
+		if (x.victim->tag)
+			__builtin_prefetch(&m->dir.line[x.victim->line]);
 	}
 
 	memset(out, 0, sizeof(*out));
 	out->line = idx;
 	out->pf_event = EV_COUNT;
-	if (!r) {
+	if (!r->r) {
 		out->done = rq->now;
 		return;
 	}
-	applies = exec_actions(m, rq, r, idx, &x, out);
+	applies = exec_actions(m, rq, r->acts, idx, &x, out);
 	/* Priced before the next states are applied, so that a fill installs its copy with the
 	 * time its data arrives: applying them never reaches this line's busy_until (an L2
 	 * victim's EVICT row does not go to the home). */
@@ -388,6 +428,6 @@ void mem_request_ways(struct mem *m, const struct req *rq, struct cway *w2, stru
 	if (x.write && mem_watched(m, idx) && m->on_write)
 		m->on_write(m->on_write_data, idx, out->done);
 	if (m->check)
-		mem_check_after(m, rq, idx, own, others, r, out->dropped);
+		mem_check_after(m, rq, idx, own, others, r->r, out->dropped);
 	assert(out->done >= rq->now);
 }
