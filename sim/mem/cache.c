@@ -6,8 +6,10 @@
 #include <errno.h>
 #include <sys/mman.h>
 
-void pcache_init(struct pcache *c, uint32_t sets, uint32_t ways, uint32_t shift)
+void pcache_init(struct pcache *c, uint32_t sets, uint32_t ways, uint32_t shift, bool epochs)
 {
+	size_t n = (size_t)sets * ways;
+
 	assert(sets && !(sets & (sets - 1)) && ways);
 	c->sets = sets;
 	c->ways = ways;
@@ -18,13 +20,14 @@ void pcache_init(struct pcache *c, uint32_t sets, uint32_t ways, uint32_t shift)
 	 * what is touched.  calloc is not: once a large block has been freed, glibc raises its
 	 * mmap threshold and serves the next one from the heap, zeroing every byte, so each
 	 * later memory system (the next variant, a test's next case) paid for its whole L2s. */
-	c->way_bytes = (size_t)sets * ways * (sizeof(struct cway) + 2 * sizeof(uint64_t));
+	c->way_bytes = n * (sizeof(struct cway) + (epochs ? 3 : 2) * sizeof(uint64_t));
 	c->way = mmap(NULL, c->way_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
 		      -1, 0);
 	if (c->way == MAP_FAILED)
 		g_error("pcache_init: cannot map %zu bytes: %s", c->way_bytes, g_strerror(errno));
-	c->tags = (uint64_t *)(c->way + (size_t)sets * ways);
-	c->lru = c->tags + (size_t)sets * ways;
+	c->tags = (uint64_t *)(c->way + n);
+	c->lru = c->tags + n;
+	c->epoch = epochs ? c->lru + n : NULL;
 }
 
 void pcache_release(struct pcache *c)
@@ -34,6 +37,7 @@ void pcache_release(struct pcache *c)
 	c->way = NULL;
 	c->tags = NULL;
 	c->lru = NULL;
+	c->epoch = NULL;
 }
 
 /* The least recently used way of the full set at index @s (the first, at a tie). */

@@ -3,8 +3,13 @@
  *
  * The cache half of coherence (ZSim's split): what a core knows about its own copy — MESI
  * state, the directory index of the line, the value epoch it holds (for the data-value
- * invariant), when its data arrives and whether it arrived by prefetch.  L1d and L2 of a core
- * are two pcaches (hier.h keeps L1d a subset of L2, both copies in the same state and epoch).
+ * invariant, check mode only), when its data arrives and whether it arrived by prefetch.  L1d
+ * and L2 of a core are two pcaches (hier.h keeps L1d a subset of L2, both copies in the same
+ * state and epoch).
+ *
+ * A way's tag, LRU stamp and epoch live in arrays of their own beside way[]: a lookup scans
+ * only tags, a victim choice only stamps, and the 16-byte ways a hit reads and an L1d fill
+ * copies are four to a host cache line (20 cores' L2s are megabytes, mostly host misses).
  */
 #ifndef C2C_CACHE_H
 #define C2C_CACHE_H
@@ -16,28 +21,29 @@
 #include "core/types.h"
 
 struct cway {
-	uint64_t tag;     /* line address + 1; 0 means the way is empty (write: pcache_set_tag) */
-	uint64_t version; /* value epoch of the copy (data-value invariant) */
 	simtime_t ready_at; /* when the copy's data arrives (its fill completes) */
 	uint32_t line;    /* directory index of the line */
 	uint8_t state;    /* enum mesi; never MESI_I in a filled way */
 	uint8_t pf;       /* filled by a prefetch and not yet used by a demand access */
 	uint8_t l2w;      /* in L1d: which way of its L2 set holds the same line (hier.h) */
 };
+_Static_assert(sizeof(struct cway) == 16, "four ways to a host cache line");
 
 struct pcache {
 	uint32_t sets, ways, set_mask, shift; /* shift: log2 of the coherence unit */
 	uint64_t clock;
 	struct cway *way; /* sets * ways, mapped (pcache_init) */
-	/* tags[i] is way[i].tag: lookups scan these, the 16 tags of a set in two host cache
-	 * lines instead of the eight its ways span (pcache_set_tag keeps the two equal). */
-	uint64_t *tags;
+	uint64_t *tags;   /* tags[i]: way[i]'s line address + 1; 0: empty (pcache_set_tag) */
 	uint64_t *lru;    /* lru[i]: way[i]'s last-use stamp, the smallest is evicted */
-	size_t way_bytes; /* the mapping's length (ways, tags, stamps) */
+	/* epoch[i]: way[i]'s value epoch; NULL when not kept (outside check mode nothing
+	 * reads them, hier.h). */
+	uint64_t *epoch;
+	size_t way_bytes; /* the mapping's length (ways, tags, stamps, epochs) */
 };
 
-/* pcache_init - allocate @sets x @ways empty ways (@sets a power of two, @shift log2 of the line size).  Can't fail. */
-void pcache_init(struct pcache *c, uint32_t sets, uint32_t ways, uint32_t shift);
+/* pcache_init - allocate @sets x @ways empty ways (@sets a power of two, @shift log2 of the
+ * line size), with value epochs when @epochs.  Can't fail. */
+void pcache_init(struct pcache *c, uint32_t sets, uint32_t ways, uint32_t shift, bool epochs);
 void pcache_release(struct pcache *c);
 
 /* The index in way[] and tags[] of the first way of @line_addr's set. */
@@ -54,8 +60,13 @@ static inline struct cway *pcache_set(struct pcache *c, uint64_t line_addr)
 /* pcache_set_tag - way @w holds the line whose tag is @tag from now on (0: none). */
 static inline void pcache_set_tag(struct pcache *c, struct cway *w, uint64_t tag)
 {
-	w->tag = tag;
 	c->tags[w - c->way] = tag;
+}
+
+/* pcache_tag - way @w's tag (0: empty). */
+static inline uint64_t pcache_tag(const struct pcache *c, const struct cway *w)
+{
+	return c->tags[w - c->way];
 }
 
 /* pcache_lookup - the way holding @line_addr, or NULL. */
@@ -92,9 +103,16 @@ static inline uint64_t pcache_stamp(const struct pcache *c, const struct cway *w
 	return c->lru[w - c->way];
 }
 
-static inline uint64_t cway_addr(const struct cway *w)
+/* pcache_epoch - way @w's value epoch (only when kept: pcache.epoch not NULL). */
+static inline uint64_t pcache_epoch(const struct pcache *c, const struct cway *w)
 {
-	return w->tag - 1;
+	return c->epoch[w - c->way];
+}
+
+/* pcache_addr - the line address of (filled) way @w. */
+static inline uint64_t pcache_addr(const struct pcache *c, const struct cway *w)
+{
+	return pcache_tag(c, w) - 1;
 }
 
 #endif

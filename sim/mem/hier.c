@@ -4,10 +4,10 @@
 #include <assert.h>
 
 void hier_init(struct hier *h, uint32_t l1_sets, uint32_t l1_ways, uint32_t l2_sets,
-	       uint32_t l2_ways, uint32_t shift)
+	       uint32_t l2_ways, uint32_t shift, bool epochs)
 {
-	pcache_init(&h->l1, l1_sets, l1_ways, shift);
-	pcache_init(&h->l2, l2_sets, l2_ways, shift);
+	pcache_init(&h->l1, l1_sets, l1_ways, shift, epochs);
+	pcache_init(&h->l2, l2_sets, l2_ways, shift, epochs);
 }
 
 void hier_release(struct hier *h)
@@ -36,7 +36,7 @@ void hier_set(struct hier *h, uint64_t la, int state, const uint64_t *version)
 	struct cway *w1, *w2 = hier_lookup(h, la, &w1);
 
 	if (w2)
-		hier_set_ways(w2, w1, state, version);
+		hier_set_ways(h, w2, w1, state, version);
 }
 
 void hier_l1_fill(struct hier *h, uint64_t la, const struct cway *src)
@@ -44,19 +44,23 @@ void hier_l1_fill(struct hier *h, uint64_t la, const struct cway *src)
 	struct cway *v = pcache_victim(&h->l1, la);
 
 	*v = *src;
-	pcache_set_tag(&h->l1, v, src->tag);
+	pcache_set_tag(&h->l1, v, la + 1);
 	v->pf = 0;
 	v->l2w = (uint8_t)(src - pcache_set(&h->l2, la));
+	if (h->l1.epoch)
+		h->l1.epoch[v - h->l1.way] = h->l2.epoch[src - h->l2.way];
 	pcache_touch(&h->l1, v);
 }
 
 void hier_install(struct hier *h, struct cway *slot, uint64_t la, uint32_t line, int state,
 		  uint64_t version, bool prefetch, simtime_t ready_at)
 {
-	assert(!slot->tag);
-	*slot = (struct cway){.version = version, .ready_at = ready_at, .line = line,
-			      .state = (uint8_t)state, .pf = prefetch};
+	assert(!pcache_tag(&h->l2, slot));
+	*slot = (struct cway){.ready_at = ready_at, .line = line, .state = (uint8_t)state,
+			      .pf = prefetch};
 	pcache_set_tag(&h->l2, slot, la + 1);
+	if (h->l2.epoch)
+		h->l2.epoch[slot - h->l2.way] = version;
 	pcache_touch(&h->l2, slot);
 	if (!prefetch)
 		hier_l1_fill(h, la, slot);

@@ -33,9 +33,11 @@ static inline struct cway *hier_lookup(struct hier *h, uint64_t la, struct cway 
 	return pcache_lookup(&h->l2, la);
 }
 
-/* hier_init - empty L1d and L2 of @l1_sets/@l2_sets sets (in coherence units, log2 @shift). */
+/* hier_init - empty L1d and L2 of @l1_sets/@l2_sets sets (in coherence units, log2 @shift),
+ * keeping the copies' value epochs when @epochs (check mode: only its data-value test reads
+ * them, so outside it a fill or a state change writes none). */
 void hier_init(struct hier *h, uint32_t l1_sets, uint32_t l1_ways, uint32_t l2_sets,
-	       uint32_t l2_ways, uint32_t shift);
+	       uint32_t l2_ways, uint32_t shift, bool epochs);
 void hier_release(struct hier *h);
 
 /* hier_drop - remove the copy of @la from both levels (no-op where absent).  Can't fail. */
@@ -48,16 +50,16 @@ void hier_set(struct hier *h, uint64_t la, int state, const uint64_t *version);
 /* hier_drop_ways, hier_set_ways - hier_drop() and hier_set() of the copy hier_lookup() found
  * in L2 way @w2 (not NULL) and L1d way @w1 (NULL when L1d lacks it): no second lookup. */
 void hier_drop_ways(struct hier *h, struct cway *w2, struct cway *w1);
-static inline void hier_set_ways(struct cway *w2, struct cway *w1, int state,
+static inline void hier_set_ways(struct hier *h, struct cway *w2, struct cway *w1, int state,
 				 const uint64_t *version)
 {
 	w2->state = (uint8_t)state;
-	if (version)
-		w2->version = *version;
-	if (w1) {
+	if (w1)
 		w1->state = (uint8_t)state;
-		if (version)
-			w1->version = *version;
+	if (version && h->l2.epoch) { /* kept in check mode only (hier_init) */
+		h->l2.epoch[w2 - h->l2.way] = *version;
+		if (w1)
+			h->l1.epoch[w1 - h->l1.way] = *version;
 	}
 }
 
@@ -100,7 +102,7 @@ static inline void hier_touch_ways(struct hier *h, const struct hier_ways *w)
 		pcache_touch_at(&h->l1, w->i1);
 	} else {
 		w->w2->pf = 0;
-		hier_l1_fill(h, cway_addr(w->w2), w->w2);
+		hier_l1_fill(h, h->l2.tags[w->i2] - 1, w->w2);
 	}
 }
 

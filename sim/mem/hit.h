@@ -39,7 +39,7 @@ static inline struct mem_hit_rule *hit_rule(struct mem *m, const struct cway *c,
 /* Serve @rq by @hr (hit_rule) with its copies in @w of @h, its core's caches, as the row's
  * actions would; @may_write as for hit_rule().
  *
- * Outside check mode the hit path keeps no value epochs (dline.version, cway.version): only
+ * Outside check mode the hit path keeps no value epochs (dline.version, pcache.epoch): only
  * check mode's data-value test reads them.  A row that keeps the copy's state (a load, a
  * store in M) then writes neither the directory entry nor the copies, as it would change
  * nothing there: the owner and its dirty bit of an E or M copy are already the core and
@@ -69,7 +69,7 @@ hit_apply(struct mem *m, struct hier *h, const struct req *rq, const struct hier
 			dl->llc_valid = 0;
 	}
 	if (m->check || next != hr->row->own) {
-		hier_set_ways(w2, w1, next, &dl->version);
+		hier_set_ways(h, w2, w1, next, &dl->version);
 		/* The core holds a copy, so the directory lists it already (mem_check_line). */
 		if (next == MESI_E || next == MESI_M) {
 			dl->owner = (int16_t)rq->core;

@@ -195,7 +195,7 @@ struct mem *mem_new(const struct machine *mc, const struct objmap *objs, bool ch
 	for (int c = 0; c < mc->nr_cores; c++)
 		/* Sets are counted in 64-byte lines; with 128-byte granules, halve them. */
 		hier_init(&m->core[c], mc->l1d.sets >> (m->gshift - 6), mc->l1d.ways,
-			  mc->l2.sets >> (m->gshift - 6), mc->l2.ways, m->gshift);
+			  mc->l2.sets >> (m->gshift - 6), mc->l2.ways, m->gshift, check);
 	m->sb = g_new0(struct sbuf, mc->nr_cpus);
 	m->sb_ring = g_new0(simtime_t, (size_t)mc->nr_cpus * mc->store_buffer);
 	return m;

@@ -23,7 +23,7 @@ void mem_trail_push(struct mem *m, simtime_t now, int cpu, uint64_t addr, int ev
 		(uint8_t)next_others};
 }
 
-/* Append "core N: STATE vE (dir vV)" for every core that holds or is said to hold the line. */
+/* Append "core N: STATE [epoch E]" for every core that holds or is said to hold the line. */
 static void describe_holders(const struct mem *m, uint32_t idx, GString *s)
 {
 	const struct dline *dl = &m->dir.line[idx];
@@ -31,13 +31,16 @@ static void describe_holders(const struct mem *m, uint32_t idx, GString *s)
 	g_string_append_printf(s, "; directory: owner %d%s, %u sharers, epoch %" PRIu64,
 			       dl->owner, dl->dirty ? " (dirty)" : "", dl->nr_sharers, dl->version);
 	for (int c = 0; c < m->mc->nr_cores; c++) {
+		const struct pcache *l2 = &m->core[c].l2;
 		struct cway *w = pcache_lookup(&m->core[c].l2, dl->addr);
 
-		if (w || dir_has(&m->dir, idx, c))
-			g_string_append_printf(s, "; core %d: %s epoch %" PRIu64 "%s", c,
-					       w ? mesi_names[w->state] : "absent",
-					       w ? w->version : 0,
-					       dir_has(&m->dir, idx, c) ? "" : " (not in directory)");
+		if (!w && !dir_has(&m->dir, idx, c))
+			continue;
+		g_string_append_printf(s, "; core %d: %s", c, w ? mesi_names[w->state] : "absent");
+		if (w && l2->epoch) /* kept in check mode only */
+			g_string_append_printf(s, " epoch %" PRIu64, pcache_epoch(l2, w));
+		if (!dir_has(&m->dir, idx, c))
+			g_string_append(s, " (not in directory)");
 	}
 }
 
@@ -79,6 +82,7 @@ static bool check_core(struct mem *m, uint32_t idx, int c, simtime_t now, uint32
 	struct cway *w2 = pcache_lookup(&m->core[c].l2, dl->addr);
 	struct cway *w1 = pcache_lookup(&m->core[c].l1, dl->addr);
 	bool listed = dir_has(&m->dir, idx, c);
+	uint64_t e1, e2;
 
 	if (!w2 && !listed && !w1)
 		return true;
@@ -94,15 +98,17 @@ static bool check_core(struct mem *m, uint32_t idx, int c, simtime_t now, uint32
 			 mesi_names[w2->state], dl->owner);
 		return false;
 	}
-	if (w1 && (w1->state != w2->state || w1->version != w2->version || w2->pf ||
+	e2 = pcache_epoch(&m->core[c].l2, w2);
+	e1 = w1 ? pcache_epoch(&m->core[c].l1, w1) : e2;
+	if (w1 && (w1->state != w2->state || e1 != e2 || w2->pf ||
 		   pcache_set(&m->core[c].l2, dl->addr) + w1->l2w != w2)) {
 		mem_fail(m, now, idx, "core %d: L1d and L2 copies differ", c);
 		return false;
 	}
 	/* Data-value: every copy holds the last written epoch. */
-	if (w2->version != dl->version) {
+	if (e2 != dl->version) {
 		mem_fail(m, now, idx, "data-value: core %d reads epoch %" PRIu64
-			 " but the last write made %" PRIu64, c, w2->version, dl->version);
+			 " but the last write made %" PRIu64, c, e2, dl->version);
 		return false;
 	}
 	return true;

@@ -67,14 +67,16 @@ static void core_invalidate(struct mem *m, int core, uint32_t idx, struct cway *
  * row touches the requester's caches): its line goes through the protocol's EVICT row. */
 static struct cway *l2_slot(struct mem *m, int core, struct cway *v, simtime_t now)
 {
-	if (v->tag) {
+	const struct pcache *l2 = &m->core[core].l2;
+
+	if (pcache_tag(l2, v)) {
 		struct req ev = {.cpu = -1, .core = core, .socket = mem_core_socket(m, core),
-				 .la = cway_addr(v), .event = EV_EVICT, .cause = DIR_NONE,
+				 .la = pcache_addr(l2, v), .event = EV_EVICT, .cause = DIR_NONE,
 				 .cause_orow = DIR_NONE, .now = now};
 		struct outcome o;
 
 		mem_request(m, &ev, &o);
-		assert(!v->tag);
+		assert(!pcache_tag(l2, v));
 	}
 	return v;
 }
@@ -106,7 +108,7 @@ owner_msg(struct mem *m, uint32_t idx, int core, int msg, simtime_t now)
 		dir_del_sharer(&m->dir, idx, core);
 	} else {
 		if (w2)
-			hier_set_ways(w2, w1, r->next_own, NULL);
+			hier_set_ways(h, w2, w1, r->next_own, NULL);
 		if (dl->owner == core) {
 			dl->owner = -1;
 			dl->dirty = 0;
@@ -402,7 +404,7 @@ void mem_request_ways(struct mem *m, const struct req *rq, struct cway *w2, stru
 		x.victim = pcache_victim(&h->l2, rq->la);
 		/* If the fill evicts a line, its directory entry, long untouched, is a host
 		 * cache miss: start it now, under the rest of the request. */
-		if (x.victim->tag)
+		if (pcache_tag(&h->l2, x.victim))
 			__builtin_prefetch(&m->dir.line[x.victim->line]);
 	}
 

@@ -25,18 +25,23 @@ START_TEST(pcache_init_geometry)
 		uint32_t sets, ways, shift;
 	} cases[] = {{1, 1, 6}, {64, 8, 6}, {1024, 16, 6}, {512, 8, 7}};
 
-	for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+	/* Each geometry without and with value epochs (check mode's, zero like the rest). */
+	for (size_t i = 0; i < 2 * G_N_ELEMENTS(cases); i++) {
+		uint32_t sets = cases[i / 2].sets, ways = cases[i / 2].ways;
+		bool epochs = i & 1;
 		struct pcache c;
 
-		pcache_init(&c, cases[i].sets, cases[i].ways, cases[i].shift);
-		ck_assert_uint_eq(c.sets, cases[i].sets);
-		ck_assert_uint_eq(c.ways, cases[i].ways);
-		ck_assert_uint_eq(c.set_mask, cases[i].sets - 1);
-		ck_assert_uint_eq(c.shift, cases[i].shift);
+		pcache_init(&c, sets, ways, cases[i / 2].shift, epochs);
+		ck_assert_uint_eq(c.sets, sets);
+		ck_assert_uint_eq(c.ways, ways);
+		ck_assert_uint_eq(c.set_mask, sets - 1);
+		ck_assert_uint_eq(c.shift, cases[i / 2].shift);
 		ck_assert_uint_eq(c.clock, 0);
-		for (uint32_t w = 0; w < cases[i].sets * cases[i].ways; w++) {
-			ck_assert_uint_eq(c.way[w].tag, 0);
+		ck_assert(epochs == (c.epoch != NULL));
+		for (uint32_t w = 0; w < sets * ways; w++) {
+			ck_assert_uint_eq(c.tags[w], 0);
 			ck_assert_uint_eq(c.lru[w], 0);
+			ck_assert(!epochs || c.epoch[w] == 0);
 		}
 		pcache_release(&c);
 		ck_assert_ptr_null(c.way);
@@ -64,7 +69,7 @@ START_TEST(pcache_set_index_shift)
 	for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
 		struct pcache c;
 
-		pcache_init(&c, 16, 4, cases[i].shift);
+		pcache_init(&c, 16, 4, cases[i].shift, false);
 		ck_assert_msg(pcache_set(&c, cases[i].addr) == &c.way[cases[i].set * 4],
 			      "shift %u addr 0x%lx: expected set %u, got %ld", cases[i].shift,
 			      (unsigned long)cases[i].addr, cases[i].set,
@@ -81,15 +86,15 @@ START_TEST(pcache_lookup_hit_and_miss)
 	struct pcache c;
 	struct cway *w0, *w1;
 
-	pcache_init(&c, 4, 2, 6);
+	pcache_init(&c, 4, 2, 6, false);
 	ck_assert_ptr_null(pcache_lookup(&c, 0x0));
 	/* Line address 0 is a valid line: its tag is 1, never the empty 0. */
 	w0 = fill(&c, 0x0);
 	w1 = fill(&c, 0x100); /* same set (4 sets of 64 bytes: 0x100 wraps to set 0) */
 	ck_assert_ptr_eq(pcache_lookup(&c, 0x0), w0);
 	ck_assert_ptr_eq(pcache_lookup(&c, 0x100), w1);
-	ck_assert_uint_eq(cway_addr(w0), 0x0);
-	ck_assert_uint_eq(cway_addr(w1), 0x100);
+	ck_assert_uint_eq(pcache_addr(&c, w0), 0x0);
+	ck_assert_uint_eq(pcache_addr(&c, w1), 0x100);
 	ck_assert_ptr_null(pcache_lookup(&c, 0x40));
 	ck_assert_ptr_null(pcache_lookup(&c, 0x200));
 	/* Lookups do not touch. */
@@ -105,8 +110,8 @@ START_TEST(pcache_lookup_granule)
 {
 	struct pcache c64, c128;
 
-	pcache_init(&c64, 8, 2, 6);
-	pcache_init(&c128, 8, 2, 7);
+	pcache_init(&c64, 8, 2, 6, false);
+	pcache_init(&c128, 8, 2, 7, false);
 	fill(&c64, 0x1000);
 	fill(&c64, 0x1040);
 	fill(&c128, 0x1000);
@@ -129,13 +134,13 @@ START_TEST(pcache_victim_empty_first)
 	struct pcache c;
 	struct cway *set;
 
-	pcache_init(&c, 4, 4, 6);
+	pcache_init(&c, 4, 4, 6, false);
 	set = pcache_set(&c, 0x0);
 	for (uint32_t i = 0; i < 4; i++) {
 		struct cway *v = pcache_victim(&c, i * 0x100);
 
 		ck_assert_ptr_eq(v, &set[i]);
-		ck_assert_uint_eq(v->tag, 0);
+		ck_assert_uint_eq(pcache_tag(&c, v), 0);
 		fill(&c, i * 0x100);
 	}
 	/* An emptied way is preferred to the LRU one. */
@@ -153,7 +158,7 @@ START_TEST(pcache_victim_lru)
 	struct pcache c;
 	struct cway *w[4], *v;
 
-	pcache_init(&c, 2, 4, 6);
+	pcache_init(&c, 2, 4, 6, false);
 	for (int i = 0; i < 4; i++)
 		w[i] = fill(&c, (uint64_t)i * 0x80); /* set 0 of 2 */
 	ck_assert_ptr_eq(pcache_victim(&c, 0x200), w[0]);
@@ -181,7 +186,7 @@ START_TEST(pcache_victim_lru_sequence)
 	uint64_t last_use[LINES] = {0}, clock = 0;
 	uint32_t x = 1;
 
-	pcache_init(&c, 1, WAYS, 6);
+	pcache_init(&c, 1, WAYS, 6, false);
 	for (int step = 0; step < 2000; step++) {
 		uint64_t line, addr;
 		struct cway *w;
@@ -204,7 +209,7 @@ START_TEST(pcache_victim_lru_sequence)
 			if (cached == WAYS)
 				ck_assert_uint_eq(pcache_stamp(&c, w), oldest);
 			else
-				ck_assert_uint_eq(w->tag, 0);
+				ck_assert_uint_eq(pcache_tag(&c, w), 0);
 			pcache_set_tag(&c, w, addr + 1);
 		}
 		pcache_touch(&c, w);
@@ -222,7 +227,7 @@ START_TEST(pcache_touch_clock)
 	struct pcache c;
 	struct cway *a, *b;
 
-	pcache_init(&c, 1, 2, 6);
+	pcache_init(&c, 1, 2, 6, false);
 	a = fill(&c, 0x0);
 	b = fill(&c, 0x40);
 	ck_assert_uint_eq(c.clock, 2);
@@ -238,14 +243,15 @@ END_TEST
 /* ---- pcache_lookup, pcache_victim, pcache_set_tag --------------------------------------- */
 
 /* Under random fills (into pcache_victim's way), touches and drops of 16 lines in a 2-set,
- * 4-way cache: every way's tag and its copy in tags[] stay equal, and a filled line is
- * found. */
-START_TEST(pcache_tags_mirror_ways)
+ * 4-way cache: exactly the lines a model says are held are found, each in a way whose tag
+ * names it. */
+START_TEST(pcache_tags_model)
 {
 	struct pcache c;
+	bool held[16] = {false};
 	uint64_t x = 12345;
 
-	pcache_init(&c, 2, 4, 6);
+	pcache_init(&c, 2, 4, 6, false);
 	for (int step = 0; step < 2000; step++) {
 		uint64_t addr, r;
 		struct cway *v = NULL, *w;
@@ -256,16 +262,22 @@ START_TEST(pcache_tags_mirror_ways)
 		w = pcache_lookup(&c, addr);
 		if (!w) {
 			v = pcache_victim(&c, addr);
+			if (pcache_tag(&c, v))
+				held[pcache_addr(&c, v) / 0x40] = false;
 			pcache_set_tag(&c, v, addr + 1);
 			pcache_touch(&c, v);
-			ck_assert_ptr_eq(pcache_lookup(&c, addr), v);
+			held[r % 16] = true;
 		} else if (r / 16 % 4 == 0) {
 			pcache_set_tag(&c, w, 0);
+			held[r % 16] = false;
 		} else {
 			pcache_touch(&c, w);
 		}
-		for (uint32_t i = 0; i < c.sets * c.ways; i++)
-			ck_assert_uint_eq(c.tags[i], c.way[i].tag);
+		for (uint64_t l = 0; l < 16; l++) {
+			w = pcache_lookup(&c, l * 0x40);
+			ck_assert(held[l] == (w != NULL));
+			ck_assert(!w || pcache_addr(&c, w) == l * 0x40);
+		}
 	}
 	pcache_release(&c);
 }
@@ -300,7 +312,7 @@ static Suite *cache_suite(void)
 	tc = tcase(s, "pcache_touch");
 	tcase_add_test(tc, pcache_touch_clock);
 	tc = tcase(s, "pcache_tags");
-	tcase_add_test(tc, pcache_tags_mirror_ways);
+	tcase_add_test(tc, pcache_tags_model);
 	return s;
 }
 

@@ -38,8 +38,8 @@ static void same_ways(const struct pcache *a, const struct pcache *b, bool epoch
 	for (uint32_t i = 0; i < a->sets * a->ways; i++) {
 		const struct cway *x = &a->way[i], *y = &b->way[i];
 
-		tu_require(x->tag == y->tag && a->lru[i] == b->lru[i] &&
-				   (!epochs || x->version == y->version) &&
+		tu_require(a->tags[i] == b->tags[i] && a->lru[i] == b->lru[i] &&
+				   (!epochs || a->epoch[i] == b->epoch[i]) &&
 				   x->ready_at == y->ready_at && x->line == y->line &&
 				   x->state == y->state && x->pf == y->pf,
 			   "%s: way %u differs", what, i);
