@@ -26,6 +26,9 @@ struct cway {
 	uint8_t state;    /* enum mesi; never MESI_I in a filled way */
 	uint8_t pf;       /* filled by a prefetch and not yet used by a demand access */
 	uint8_t l2w;      /* in L1d: which way of its L2 set holds the same line (hier.h) */
+	/* The line's LLC copies may still be valid: a store hit must mark them stale.  Set by
+	 * every fill and state change, cleared only by the store hit that marks them (hit.h). */
+	uint8_t llc;
 };
 _Static_assert(sizeof(struct cway) == 16, "four ways to a host cache line");
 

@@ -57,7 +57,7 @@ void hier_install(struct hier *h, struct cway *slot, uint64_t la, uint32_t line,
 {
 	assert(!pcache_tag(&h->l2, slot));
 	*slot = (struct cway){.ready_at = ready_at, .line = line, .state = (uint8_t)state,
-			      .pf = prefetch};
+			      .pf = prefetch, .llc = 1};
 	pcache_set_tag(&h->l2, slot, la + 1);
 	if (h->l2.epoch)
 		h->l2.epoch[slot - h->l2.way] = version;

@@ -54,8 +54,11 @@ static inline void hier_set_ways(struct hier *h, struct cway *w2, struct cway *w
 				 const uint64_t *version)
 {
 	w2->state = (uint8_t)state;
-	if (w1)
+	w2->llc = 1;
+	if (w1) {
 		w1->state = (uint8_t)state;
+		w1->llc = 1;
+	}
 	if (version && h->l2.epoch) { /* kept in check mode only (hier_init) */
 		h->l2.epoch[w2 - h->l2.way] = *version;
 		if (w1)

@@ -44,8 +44,8 @@ static inline struct mem_hit_rule *hit_rule(struct mem *m, const struct cway *c,
  * store in M) then writes neither the directory entry nor the copies, as it would change
  * nothing there: the owner and its dirty bit of an E or M copy are already the core and
  * M-ness (check_core tests both).  A store still marks LLC copies stale (a prefetch for a
- * store takes M and leaves them valid).  Check mode does all of it, so that its tests see
- * the table's own epochs. */
+ * store takes M and leaves them valid), once per copy (cway.llc).  Check mode does all of
+ * it, so that its tests see the table's own epochs. */
 static inline __attribute__((always_inline)) void
 hit_apply(struct mem *m, struct hier *h, const struct req *rq, const struct hier_ways *w,
 	  struct mem_hit_rule *hr, bool may_write, struct outcome *out)
@@ -63,10 +63,18 @@ hit_apply(struct mem *m, struct hier *h, const struct req *rq, const struct hier
 				.st_l1hit = hr->st_hit && w1,  /* count_st_hit */
 				.done = rq->now + (w1 ? m->mc->l1d.latency : m->mc->l2.latency)};
 	if (may_write && hr->write) {                  /* write_data, as apply_next_own */
-		if (m->check)
+		struct cway *c = w1 ? w1 : w2;
+
+		if (m->check) {
 			mem_write_epoch(dl);
-		else
+		} else if (c->llc) {
+			/* Once marked, the LLC copies stay stale while the core keeps its copy
+			 * in E or M: only a request on the line (which sets c->llc again) can
+			 * make one valid.  Later store hits then leave the directory entry
+			 * alone.  Its L2 twin keeps llc set, which only costs a write. */
 			dl->llc_valid = 0;
+			c->llc = 0;
+		}
 	}
 	if (m->check || next != hr->row->own) {
 		hier_set_ways(h, w2, w1, next, &dl->version);

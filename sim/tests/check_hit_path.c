@@ -171,6 +171,66 @@ START_TEST(proto_hit_path_matches_table)
 }
 END_TEST
 
+/* One access by @cpu on both memory systems, which must agree on it and after it; the clock
+ * then moves past every fill and prefetch. */
+static void both_access(struct mem *a, struct mem *b, int cpu, uint64_t addr, enum mem_op op,
+			simtime_t *t, int step)
+{
+	tu_require(mem_access(a, cpu, addr, 8, op, 0, *t) == mem_access(b, cpu, addr, 8, op, 0, *t),
+		   "step %d: the two returned different times", step);
+	same_state(a, b, step);
+	*t += 100000;
+}
+
+/* @cpu loads the 2 lines after @x + 64 of @x's L1d set (hit_mem_checked: 2 sets of 2 ways)
+ * and of another L2 set (4 sets), so that @x leaves L1d and stays in L2. */
+static void l1_out(struct mem *a, struct mem *b, int cpu, uint64_t x, simtime_t *t, int step)
+{
+	both_access(a, b, cpu, x + 128, MEM_LOAD, t, step);
+	both_access(a, b, cpu, x + 384, MEM_LOAD, t, step);
+}
+
+/*
+ * A store hit marks the line's LLC copies stale once per copy (cway.llc, hit.h), so the flag
+ * must come back with every state change.  A copy that a store hit left unflagged in L2 (and
+ * in the L1d copy filled from it) goes Shared (another core's load: a writeback makes the LLC
+ * copy valid), then Modified again through an RFO prefetch of its buddy (skylake-sp-2s's
+ * rfo_buddy_shared), which writes no data.  Its next store hit, from L1d (_i 0) or from L2
+ * (_i 1), must mark the LLC copy stale, as the table does.
+ */
+START_TEST(store_hit_after_rfo_prefetch_marks_llc)
+{
+	struct machine mc;
+	struct mem *a, *b;
+	const uint64_t x = 0x300000, y = x ^ 64; /* buddies */
+	int c0 = 0, c1 = 1, core;
+	simtime_t t = 0;
+
+	tu_machine(&mc, "skylake-sp-2s", (const char *[]){"prefetch.adjacent_line=true", NULL});
+	while (machine_cpu_core(&mc, c1) == machine_cpu_core(&mc, c0))
+		c1++;
+	core = machine_cpu_core(&mc, c0);
+	a = hit_mem_checked(&mc, true, false);
+	b = hit_mem_checked(&mc, false, false);
+	both_access(a, b, c0, x, MEM_STORE, &t, 0);
+	l1_out(a, b, c0, x, &t, 1);
+	both_access(a, b, c0, x, MEM_STORE, &t, 2); /* an L2 hit: both copies unflagged */
+	both_access(a, b, c1, x, MEM_LOAD, &t, 3);
+	mem_evict(a, core, y, t);
+	mem_evict(b, core, y, t);
+	both_access(a, b, c0, y, MEM_STORE, &t, 4); /* its RFO prefetch takes x to M */
+	tu_require(mem_state(a, core, x) == MESI_M, "the RFO prefetch upgraded x");
+	if (_i)
+		l1_out(a, b, c0, x, &t, 5);
+	both_access(a, b, c0, x, MEM_STORE, &t, 6);
+	tu_require(mem_hits_served(a) >= 2 && pcache_lookup(&a->core[core].l2, x),
+		   "the stores to x hit (%" G_GUINT64_FORMAT " hits)", mem_hits_served(a));
+	mem_free(a);
+	mem_free(b);
+	machine_release(&mc);
+}
+END_TEST
+
 /* A memo (mem_access_memo) serves its operation as mem_access() would (a private hit by its
  * own path, anything else by the full path with the ways it found), or leaves it to
  * mem_access(): 4 CPUs repeat 12 operations each (lines of their own and shared ones, every
@@ -276,6 +336,7 @@ static Suite *hit_path_suite(void)
 
 	tcase_add_loop_test(tc, proto_hit_path_matches_table, 0, 6);
 	tcase_add_loop_test(tc, proto_memo_matches_access, 0, 4);
+	tcase_add_loop_test(tc, store_hit_after_rfo_prefetch_marks_llc, 0, 2);
 	suite_add_tcase(s, tc);
 	return s;
 }
