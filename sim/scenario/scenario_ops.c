@@ -339,7 +339,8 @@ static bool trace_line(struct loader *ld, const char *file, int lineno, char *te
 
 	if (n >= 2)
 		for (int k = 0; k < OP_KIND_COUNT; k++)
-			if (!strcmp(f.s[1], op_kind_names[k]))
+			/* A trace has no paths to call: no `call` (it would run no path). */
+			if (k != OP_CALL && !strcmp(f.s[1], op_kind_names[k]))
 				kind = k;
 	fake = trace_field(&f, 0, file, lineno);
 	if (n < 2 || !yt_u64(&fake, "trace", &c, &(struct c2c_err){0}) || kind < 0 ||

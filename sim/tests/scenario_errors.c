@@ -154,6 +154,7 @@ START_TEST(scenario_load_errors)
 		{TRACE(""), "0 load counter 8\n1 lod counter 8\n", ":2:1: " BAD_LINE},
 		{TRACE(""), "# c\n0 load counter\n", ":2:1: " BAD_LINE},
 		{TRACE(""), "x load counter 8\n", ":1:1: " BAD_LINE},
+		{TRACE(""), "0 load counter 8\n1 call counter 8\n", ":2:1: " BAD_LINE},
 		{TRACE(""), "\n\n80 load counter 8\n", ":3:1: trace: CPU 80 does not exist "
 		 "(expected 0-79)"},
 		{TRACE(""), "0 load counter 0\n", ":1:16: trace: size '0' (expected 1 to 4096 bytes)"},
