@@ -50,8 +50,8 @@ static inline __attribute__((always_inline)) void
 hit_apply(struct mem *m, struct hier *h, const struct req *rq, const struct hier_ways *w,
 	  struct mem_hit_rule *hr, bool may_write, struct outcome *out)
 {
-	struct cway *w2 = w->w2, *w1 = w->w1;
-	uint32_t line = (w1 ? w1 : w2)->line;
+	struct cway *w2 = w->w2, *w1 = w->w1, *c = w1 ? w1 : w2; /* the nearer copy decides */
+	uint32_t line = c->line;
 	struct dline *dl = &m->dir.line[line];
 	int next = hr->row->next_own;
 
@@ -63,8 +63,6 @@ hit_apply(struct mem *m, struct hier *h, const struct req *rq, const struct hier
 				.st_l1hit = hr->st_hit && w1,  /* count_st_hit */
 				.done = rq->now + (w1 ? m->mc->l1d.latency : m->mc->l2.latency)};
 	if (may_write && hr->write) {                  /* write_data, as apply_next_own */
-		struct cway *c = w1 ? w1 : w2;
-
 		if (m->check) {
 			mem_write_epoch(dl);
 		} else if (c->llc) {
