@@ -76,8 +76,18 @@ static inline void mem_write_epoch(struct dline *dl)
  * invariants.  Scalars, not the outcome: the hit path's outcome stays in registers. */
 void mem_check_after(struct mem *m, const struct req *rq, uint32_t idx, int own, int others,
 		     const struct proto_row *r, bool dropped);
-/* mem_line_index - the directory index of line @la, creating the entry on first touch. */
-uint32_t mem_line_index(struct mem *m, uint64_t la);
+/* mem_line_new - a directory entry for line @la, absent so far (its first touch).  Return:
+ * its index. */
+uint32_t mem_line_new(struct mem *m, uint64_t la);
+
+/* mem_line_index - the directory index of line @la, creating the entry on first touch.
+ * Inline: every miss and prefetch asks, and the line is almost always there. */
+static inline uint32_t mem_line_index(struct mem *m, uint64_t la)
+{
+	uint32_t idx = dir_lookup(&m->dir, la);
+
+	return idx != DIR_NONE ? idx : mem_line_new(m, la);
+}
 
 /* mem_demand_done - demand request @o's outcome is accounted: it is the last request, and
  * it counts as an access (mem.c's demand() and the memo path).  Return: its line. */

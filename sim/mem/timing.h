@@ -63,9 +63,23 @@ static inline simtime_t tm_ready(simtime_t done, simtime_t ready_at)
 
 /* tm_charge - completion of a request of cost @lat issued at @now; one that reaches the home
  * (@home) queues behind busy_until and then holds the line: until done for a transfer or an
- * invalidation (@c2c), for dir_occupancy otherwise.  Can't fail. */
-simtime_t tm_charge(const struct machine *mc, struct dline *dl, simtime_t now, simtime_t lat,
-		    bool home, bool c2c);
+ * invalidation (@c2c), for dir_occupancy otherwise.  Can't fail.  Inline: every request of the
+ * table path ends here. */
+static inline simtime_t tm_charge(const struct machine *mc, struct dline *dl, simtime_t now,
+				  simtime_t lat, bool home, bool c2c)
+{
+	simtime_t start, done;
+
+	if (!home)
+		return now + lat;
+	start = now > dl->busy_until ? now : dl->busy_until;
+	done = start + lat;
+	if (c2c)
+		dl->busy_until = done;
+	else if (start + mc->dir_occupancy > dl->busy_until)
+		dl->busy_until = start + mc->dir_occupancy;
+	return done;
+}
 
 /* tm_hold - the line stays with its owner until @until (a locked RMW in progress). */
 static inline void tm_hold(struct dline *dl, simtime_t until)

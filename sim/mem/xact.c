@@ -29,27 +29,24 @@ struct exec {
 	struct cway *w2;     /* else the L2 way of the requester's copy */
 };
 
-uint32_t mem_line_index(struct mem *m, uint64_t la)
+uint32_t mem_line_new(struct mem *m, uint64_t la)
 {
-	uint32_t idx = dir_lookup(&m->dir, la);
+	uint32_t obj, mem, idx;
+	uint16_t home;
 
-	if (idx == DIR_NONE) {
-		if (m->lim && m->dir.nr >= m->lim->lines && !m->failed) {
-			/* Host memory: stop here (the line is still added, so @idx stays valid). */
-			limits_fail(m->fail_msg, sizeof(m->fail_msg), m->lim, LIMIT_OF(lines),
-				    "in the directory");
-			m->failed = m->limit_reached = true;
-		}
-		/* Named after the object at its first byte; homed where the memory of any object
-		 * in it is (a 128-byte unit can begin in padding). */
-		uint32_t obj = m->objs ? objmap_find(m->objs, la) : OBJ_NONE;
-		uint32_t mem = obj != OBJ_NONE || !m->objs ? obj
-			     : objmap_find_in(m->objs, la, la + m->gsize);
-		uint16_t home = mem != OBJ_NONE ? m->objs->v[mem].node : 0;
-
-		idx = dir_insert(&m->dir, la, home);
-		mstats_add_line(&m->st, idx, obj, la, la + m->gsize);
+	if (m->lim && m->dir.nr >= m->lim->lines && !m->failed) {
+		/* Host memory: stop here (the line is still added, so the index stays valid). */
+		limits_fail(m->fail_msg, sizeof(m->fail_msg), m->lim, LIMIT_OF(lines),
+			    "in the directory");
+		m->failed = m->limit_reached = true;
 	}
+	/* Named after the object at its first byte; homed where the memory of any object in it
+	 * is (a 128-byte unit can begin in padding). */
+	obj = m->objs ? objmap_find(m->objs, la) : OBJ_NONE;
+	mem = obj != OBJ_NONE || !m->objs ? obj : objmap_find_in(m->objs, la, la + m->gsize);
+	home = mem != OBJ_NONE ? m->objs->v[mem].node : 0;
+	idx = dir_insert(&m->dir, la, home);
+	mstats_add_line(&m->st, idx, obj, la, la + m->gsize);
 	return idx;
 }
 
