@@ -39,19 +39,3 @@ simtime_t tm_fill_sharer(const struct machine *mc, const struct dline *dl,
 	*src = SRC_RMT_HIT;
 	return mc->clean_remote;
 }
-
-simtime_t tm_fwd(const struct machine *mc, int osocket, int socket, unsigned home, bool hitm,
-		 int *src)
-{
-	if (osocket == socket) {
-		if (!hitm)
-			*src = SRC_LLC;
-		return hitm ? mc->hitm_local : mc->clean_local;
-	}
-	if (!hitm) {
-		*src = SRC_RMT_HIT;
-		return mc->clean_remote;
-	}
-	return (unsigned)machine_socket_node(mc, osocket) == home ? mc->hitm_remote_owner_home
-								  : mc->hitm_remote_reader_home;
-}

@@ -44,8 +44,21 @@ static inline int tm_hitm_src(int osocket, int socket)
 /* tm_fwd - the owner on @osocket sends its copy to @socket: a HITM (@hitm, the row said so)
  * or a clean transfer (*src set only then; a HITM's source was set by its count action).
  * Remote HITMs pay the home-node term: homed on the owner's node or elsewhere. */
-simtime_t tm_fwd(const struct machine *mc, int osocket, int socket, unsigned home, bool hitm,
-		 int *src);
+static inline simtime_t tm_fwd(const struct machine *mc, int osocket, int socket, unsigned home,
+			       bool hitm, int *src)
+{
+	if (osocket == socket) {
+		if (!hitm)
+			*src = SRC_LLC;
+		return hitm ? mc->hitm_local : mc->clean_local;
+	}
+	if (!hitm) {
+		*src = SRC_RMT_HIT;
+		return mc->clean_remote;
+	}
+	return (unsigned)machine_socket_node(mc, osocket) == home ? mc->hitm_remote_owner_home
+								  : mc->hitm_remote_reader_home;
+}
 
 /* tm_inv - invalidating @n copies, @remote when any is on another socket. */
 static inline simtime_t tm_inv(const struct machine *mc, bool remote, uint32_t n)

@@ -121,9 +121,11 @@ static simtime_t send_inv(struct mem *m, uint32_t idx, const struct req *rq, uin
 	const uint64_t *set = dir_sharer_set(&m->dir, idx, sh);
 	bool remote = false;
 
-	/* A copy: each invalidation below takes its core out of the directory's set. */
+	/* A copy: each invalidation below takes its core out of the directory's set.  Word by
+	 * word: a set is a word or two, shorter than a call to memcpy. */
 	if (set != sh)
-		memcpy(sh, set, sizeof(uint64_t) * m->dir.words_core);
+		for (uint32_t w = 0; w < m->dir.words_core; w++)
+			sh[w] = set[w];
 	*n = 0;
 	for (uint32_t w = 0; w < m->dir.words_core; w++) {
 		uint64_t bits = sh[w];
