@@ -27,6 +27,8 @@ struct exec {
 	simtime_t ready_at; /* when the requester's own copy has its data (hits wait for it) */
 	struct cway *victim; /* a miss: the L2 way its fill takes (pcache_victim) */
 	struct cway *w2;     /* else the L2 way of the requester's copy */
+	struct cway *w1;     /* and, for a demand request, its L1d way (NULL: not in L1d) */
+	bool demand;
 };
 
 uint32_t mem_line_new(struct mem *m, uint64_t la)
@@ -145,8 +147,9 @@ static simtime_t send_inv(struct mem *m, uint32_t idx, const struct req *rq, uin
 }
 
 /* A cache-to-cache transfer from the owner of line @idx (fwd_gets / fwd_getx). */
-static void forward(struct mem *m, const struct req *rq, uint32_t idx, int msg, struct exec *x,
-		    struct outcome *o)
+static inline __attribute__((always_inline)) void
+forward(struct mem *m, const struct req *rq, uint32_t idx, int msg, struct exec *x,
+	struct outcome *o)
 {
 	struct dline *dl = &m->dir.line[idx];
 	int owner = dl->owner;
@@ -326,7 +329,14 @@ static void apply_next_own(struct mem *m, const struct req *rq, uint32_t idx, in
 			     rq->prefetch, done);
 		o->filled = true;
 	} else {
-		hier_set(&m->core[rq->core], rq->la, next_own, &dl->version);
+		struct hier *h = &m->core[rq->core];
+
+		/* A demand request knows both ways (nothing since changed a tag); a prefetch or an
+		 * eviction only the L2 one. */
+		if (x->demand)
+			hier_set_ways(h, x->w2, x->w1, next_own, &dl->version);
+		else
+			hier_set(h, rq->la, next_own, &dl->version);
 	}
 	dir_add_sharer(&m->dir, idx, rq->core);
 	if (next_own == MESI_E || next_own == MESI_M) {
@@ -388,7 +398,7 @@ void mem_request_ways(struct mem *m, const struct req *rq, struct cway *w2, stru
 {
 	struct hier *h = &m->core[rq->core];
 	bool demand = !rq->prefetch && rq->event != EV_EVICT;
-	struct exec x = {.w2 = w2};
+	struct exec x = {.w2 = w2, .w1 = demand ? w1 : NULL, .demand = demand};
 	uint32_t idx = w2 ? w2->line : mem_line_index(m, rq->la);
 	int own = w2 ? w2->state : MESI_I, others = mem_others(m, idx, rq->core, own);
 	const struct mem_row *r = find_row(m, rq, idx, own, others);
@@ -421,8 +431,11 @@ void mem_request_ways(struct mem *m, const struct req *rq, struct cway *w2, stru
 	out->done = tm_charge(m->mc, &m->dir.line[idx], rq->now, x.lat, x.home, x.c2c);
 	if (applies)
 		apply_next_own(m, rq, idx, own, r->next_own, &x, out->done, out);
-	if (demand && own != MESI_I && r->next_own != MESI_I)
-		hier_touch(h, rq->la);
+	if (demand && own != MESI_I && r->next_own != MESI_I) {
+		struct hier_ways hw = hier_ways_of(h, w2, w1); /* as hier_touch() finds them */
+
+		hier_touch_ways(h, &hw);
+	}
 	if (own != MESI_I)
 		/* The copy was there, but maybe not its data: the one race with an earlier fill. */
 		out->done = tm_ready(out->done, x.ready_at);
