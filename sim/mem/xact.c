@@ -332,11 +332,10 @@ static void apply_next_own(struct mem *m, const struct req *rq, uint32_t idx, in
 		struct hier *h = &m->core[rq->core];
 
 		/* A demand request knows both ways (nothing since changed a tag); a prefetch or an
-		 * eviction only the L2 one. */
-		if (x->demand)
-			hier_set_ways(h, x->w2, x->w1, next_own, &dl->version);
-		else
-			hier_set(h, rq->la, next_own, &dl->version);
+		 * eviction the L2 one, so only L1d is searched (hier_lookup would find the same). */
+		struct cway *w1 = x->demand ? x->w1 : pcache_lookup(&h->l1, rq->la);
+
+		hier_set_ways(h, x->w2, w1, next_own, &dl->version);
 	}
 	dir_add_sharer(&m->dir, idx, rq->core);
 	if (next_own == MESI_E || next_own == MESI_M) {
