@@ -370,28 +370,6 @@ static const struct mem_row *find_row(struct mem *m, const struct req *rq, uint3
 	return r;
 }
 
-/* May @core hold a copy of line @la?  Only if the directory lists it (mem_check_line). */
-static bool dir_lists(struct mem *m, uint64_t la, int core)
-{
-	uint32_t idx = dir_lookup(&m->dir, la);
-
-	return idx != DIR_NONE && dir_has(&m->dir, idx, core);
-}
-
-void mem_request(struct mem *m, const struct req *rq, struct outcome *out)
-{
-	struct cway *w2 = NULL;
-
-	assert(rq->prefetch || rq->event == EV_EVICT);
-	/* A prefetch's buddy is often a line the core lost to another one: then its L2 is not
-	 * searched (the buddy's region is the demand line's, so the directory answers from the
-	 * region it remembers).  Check mode searches, and reports a directory that lies. */
-	if (m->check || !rq->prefetch || dir_lists(m, rq->la, rq->core))
-		w2 = pcache_lookup(&m->core[rq->core].l2, rq->la);
-	/* Only a demand request asks whether L1d has the line. */
-	mem_request_ways(m, rq, w2, NULL, out);
-}
-
 void mem_request_ways(struct mem *m, const struct req *rq, struct cway *w2, struct cway *w1,
 		      struct outcome *out)
 {
