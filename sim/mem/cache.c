@@ -40,8 +40,7 @@ void pcache_release(struct pcache *c)
 	c->epoch = NULL;
 }
 
-/* The least recently used way of the full set at index @s (the first, at a tie). */
-static struct cway *pcache_lru(struct pcache *c, size_t s)
+struct cway *pcache_lru(struct pcache *c, size_t s)
 {
 	const uint64_t *t = &c->lru[s];
 	uint64_t lru = t[0];
@@ -56,15 +55,4 @@ static struct cway *pcache_lru(struct pcache *c, size_t s)
 		}
 	}
 	return &c->way[s + best];
-}
-
-struct cway *pcache_victim(struct pcache *c, uint64_t line_addr)
-{
-	size_t s = pcache_set_index(c, line_addr);
-	const uint64_t *t = &c->tags[s];
-
-	for (uint32_t i = 0; i < c->ways; i++)
-		if (!t[i])
-			return &c->way[s + i];
-	return pcache_lru(c, s);
 }

@@ -96,9 +96,23 @@ static inline void pcache_touch(struct pcache *c, struct cway *w)
 	pcache_touch_at(c, (size_t)(w - c->way));
 }
 
+/* pcache_lru - the least recently used way of the full set at index @s (the first, at a
+ * tie). */
+struct cway *pcache_lru(struct pcache *c, size_t s);
+
 /* pcache_victim - the way to fill for @line_addr: an empty one, else the least recently used.
- * The caller evicts its current content (if tag != 0) before reusing it. */
-struct cway *pcache_victim(struct pcache *c, uint64_t line_addr);
+ * The caller evicts its current content (if tag != 0) before reusing it.  Inline: every fill
+ * asks, and most find an empty way (coherence invalidates more than capacity evicts). */
+static inline struct cway *pcache_victim(struct pcache *c, uint64_t line_addr)
+{
+	size_t s = pcache_set_index(c, line_addr);
+	const uint64_t *t = &c->tags[s];
+
+	for (uint32_t i = 0; i < c->ways; i++)
+		if (!t[i])
+			return &c->way[s + i];
+	return pcache_lru(c, s);
+}
 
 /* pcache_stamp - way @w's last-use stamp (0: never used). */
 static inline uint64_t pcache_stamp(const struct pcache *c, const struct cway *w)

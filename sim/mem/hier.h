@@ -11,6 +11,7 @@
 #ifndef C2C_HIER_H
 #define C2C_HIER_H
 
+#include <assert.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -49,7 +50,13 @@ void hier_set(struct hier *h, uint64_t la, int state, const uint64_t *version);
 
 /* hier_drop_ways, hier_set_ways - hier_drop() and hier_set() of the copy hier_lookup() found
  * in L2 way @w2 (not NULL) and L1d way @w1 (NULL when L1d lacks it): no second lookup. */
-void hier_drop_ways(struct hier *h, struct cway *w2, struct cway *w1);
+static inline void hier_drop_ways(struct hier *h, struct cway *w2, struct cway *w1)
+{
+	pcache_set_tag(&h->l2, w2, 0);
+	if (w1)
+		pcache_set_tag(&h->l1, w1, 0);
+}
+
 static inline void hier_set_ways(struct hier *h, struct cway *w2, struct cway *w1, int state,
 				 const uint64_t *version)
 {
@@ -66,18 +73,41 @@ static inline void hier_set_ways(struct hier *h, struct cway *w2, struct cway *w
 	}
 }
 
-/* hier_install - fill L2 way @slot (already emptied) with @la, and L1d too for a demand fill
- * (@prefetch false).  The copy's data is there at @ready_at. */
-void hier_install(struct hier *h, struct cway *slot, uint64_t la, uint32_t line, int state,
-		  uint64_t version, bool prefetch, simtime_t ready_at);
-
 /* hier_touch - a demand access used the copy of @la (present in L2): refresh LRU, bring it
  * into L1d, and it is no longer an unused prefetch. */
 void hier_touch(struct hier *h, uint64_t la);
 
 /* hier_l1_fill - copy L2 way @src (holding @la) into L1d, whose victim just leaves: L1d
- * holds nothing L2 does not. */
-void hier_l1_fill(struct hier *h, uint64_t la, const struct cway *src);
+ * holds nothing L2 does not.  Inline, as hier_install: every demand fill runs both. */
+static inline void hier_l1_fill(struct hier *h, uint64_t la, const struct cway *src)
+{
+	struct cway *v = pcache_victim(&h->l1, la);
+
+	*v = *src;
+	pcache_set_tag(&h->l1, v, la + 1);
+	v->pf = 0;
+	v->l2w = (uint8_t)(src - pcache_set(&h->l2, la));
+	if (h->l1.epoch)
+		h->l1.epoch[v - h->l1.way] = h->l2.epoch[src - h->l2.way];
+	pcache_touch(&h->l1, v);
+}
+
+/* hier_install - fill L2 way @slot (already emptied) with @la, and L1d too for a demand fill
+ * (@prefetch false).  The copy's data is there at @ready_at. */
+static inline void hier_install(struct hier *h, struct cway *slot, uint64_t la, uint32_t line,
+				int state, uint64_t version, bool prefetch,
+				simtime_t ready_at)
+{
+	assert(!pcache_tag(&h->l2, slot));
+	*slot = (struct cway){.ready_at = ready_at, .line = line, .state = (uint8_t)state,
+			      .pf = prefetch, .llc = 1};
+	pcache_set_tag(&h->l2, slot, la + 1);
+	if (h->l2.epoch)
+		h->l2.epoch[slot - h->l2.way] = version;
+	pcache_touch(&h->l2, slot);
+	if (!prefetch)
+		hier_l1_fill(h, la, slot);
+}
 
 /* The ways of one copy: L2 way @w2, L1d way @w1 (NULL when L1d lacks it), and their
  * indices in their caches' arrays (i1 meaningless without w1). */

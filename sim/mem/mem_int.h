@@ -10,6 +10,8 @@
 #ifndef C2C_MEM_INT_H
 #define C2C_MEM_INT_H
 
+#include <assert.h>
+
 #include "mem/mem.h"
 
 /* What a request did, as the row's actions recorded it, for the accounting. */
@@ -48,8 +50,31 @@ void mem_request_ways(struct mem *m, const struct req *rq, struct cway *w2, stru
 		      struct outcome *out);
 /* mem_decode_rows - fill m->rows and m->orows from the table under m->pvariant.  Can't fail. */
 void mem_decode_rows(struct mem *m);
-/* mem_request - mem_request_ways() of a prefetch or an eviction: it finds the L2 way. */
-void mem_request(struct mem *m, const struct req *rq, struct outcome *out);
+
+/* May @core hold a copy of line @la?  Only if the directory lists it (mem_check_line). */
+static inline bool dir_lists(struct mem *m, uint64_t la, int core)
+{
+	uint32_t idx = dir_lookup(&m->dir, la);
+
+	return idx != DIR_NONE && dir_has(&m->dir, idx, core);
+}
+
+/* mem_request - mem_request_ways() of a prefetch or an eviction: it finds the L2 way.  Inline:
+ * every demand miss's buddy prefetch comes this way. */
+static inline void mem_request(struct mem *m, const struct req *rq, struct outcome *out)
+{
+	struct cway *w2 = NULL;
+
+	assert(rq->prefetch || rq->event == EV_EVICT);
+	/* A prefetch's buddy is often a line the core lost to another one: then its L2 is not
+	 * searched (the buddy's region is the demand line's, so the directory answers from the
+	 * region it remembers).  Check mode searches, and reports a directory that lies. */
+	if (m->check || !rq->prefetch || dir_lists(m, rq->la, rq->core))
+		w2 = pcache_lookup(&m->core[rq->core].l2, rq->la);
+	/* Only a demand request asks whether L1d has the line. */
+	mem_request_ways(m, rq, w2, NULL, out);
+}
+
 /* mem_others_dl - what cores other than @core (holding @own) hold of the line of entry @dl. */
 static inline int mem_others_dl(const struct dline *dl, int core, int own)
 {
@@ -76,8 +101,18 @@ static inline void mem_write_epoch(struct dline *dl)
  * invariants.  Scalars, not the outcome: the hit path's outcome stays in registers. */
 void mem_check_after(struct mem *m, const struct req *rq, uint32_t idx, int own, int others,
 		     const struct proto_row *r, bool dropped);
-/* mem_line_index - the directory index of line @la, creating the entry on first touch. */
-uint32_t mem_line_index(struct mem *m, uint64_t la);
+/* mem_line_new - a directory entry for line @la, absent so far (its first touch).  Return:
+ * its index. */
+uint32_t mem_line_new(struct mem *m, uint64_t la);
+
+/* mem_line_index - the directory index of line @la, creating the entry on first touch.
+ * Inline: every miss and prefetch asks, and the line is almost always there. */
+static inline uint32_t mem_line_index(struct mem *m, uint64_t la)
+{
+	uint32_t idx = dir_lookup(&m->dir, la);
+
+	return idx != DIR_NONE ? idx : mem_line_new(m, la);
+}
 
 /* mem_demand_done - demand request @o's outcome is accounted: it is the last request, and
  * it counts as an access (mem.c's demand() and the memo path).  Return: its line. */

@@ -39,35 +39,3 @@ simtime_t tm_fill_sharer(const struct machine *mc, const struct dline *dl,
 	*src = SRC_RMT_HIT;
 	return mc->clean_remote;
 }
-
-simtime_t tm_fwd(const struct machine *mc, int osocket, int socket, unsigned home, bool hitm,
-		 int *src)
-{
-	if (osocket == socket) {
-		if (!hitm)
-			*src = SRC_LLC;
-		return hitm ? mc->hitm_local : mc->clean_local;
-	}
-	if (!hitm) {
-		*src = SRC_RMT_HIT;
-		return mc->clean_remote;
-	}
-	return (unsigned)machine_socket_node(mc, osocket) == home ? mc->hitm_remote_owner_home
-								  : mc->hitm_remote_reader_home;
-}
-
-simtime_t tm_charge(const struct machine *mc, struct dline *dl, simtime_t now, simtime_t lat,
-		    bool home, bool c2c)
-{
-	simtime_t start, done;
-
-	if (!home)
-		return now + lat;
-	start = now > dl->busy_until ? now : dl->busy_until;
-	done = start + lat;
-	if (c2c)
-		dl->busy_until = done;
-	else if (start + mc->dir_occupancy > dl->busy_until)
-		dl->busy_until = start + mc->dir_occupancy;
-	return done;
-}

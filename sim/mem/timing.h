@@ -44,8 +44,21 @@ static inline int tm_hitm_src(int osocket, int socket)
 /* tm_fwd - the owner on @osocket sends its copy to @socket: a HITM (@hitm, the row said so)
  * or a clean transfer (*src set only then; a HITM's source was set by its count action).
  * Remote HITMs pay the home-node term: homed on the owner's node or elsewhere. */
-simtime_t tm_fwd(const struct machine *mc, int osocket, int socket, unsigned home, bool hitm,
-		 int *src);
+static inline simtime_t tm_fwd(const struct machine *mc, int osocket, int socket, unsigned home,
+			       bool hitm, int *src)
+{
+	if (osocket == socket) {
+		if (!hitm)
+			*src = SRC_LLC;
+		return hitm ? mc->hitm_local : mc->clean_local;
+	}
+	if (!hitm) {
+		*src = SRC_RMT_HIT;
+		return mc->clean_remote;
+	}
+	return (unsigned)machine_socket_node(mc, osocket) == home ? mc->hitm_remote_owner_home
+								  : mc->hitm_remote_reader_home;
+}
 
 /* tm_inv - invalidating @n copies, @remote when any is on another socket. */
 static inline simtime_t tm_inv(const struct machine *mc, bool remote, uint32_t n)
@@ -63,9 +76,23 @@ static inline simtime_t tm_ready(simtime_t done, simtime_t ready_at)
 
 /* tm_charge - completion of a request of cost @lat issued at @now; one that reaches the home
  * (@home) queues behind busy_until and then holds the line: until done for a transfer or an
- * invalidation (@c2c), for dir_occupancy otherwise.  Can't fail. */
-simtime_t tm_charge(const struct machine *mc, struct dline *dl, simtime_t now, simtime_t lat,
-		    bool home, bool c2c);
+ * invalidation (@c2c), for dir_occupancy otherwise.  Can't fail.  Inline: every request of the
+ * table path ends here. */
+static inline simtime_t tm_charge(const struct machine *mc, struct dline *dl, simtime_t now,
+				  simtime_t lat, bool home, bool c2c)
+{
+	simtime_t start, done;
+
+	if (!home)
+		return now + lat;
+	start = now > dl->busy_until ? now : dl->busy_until;
+	done = start + lat;
+	if (c2c)
+		dl->busy_until = done;
+	else if (start + mc->dir_occupancy > dl->busy_until)
+		dl->busy_until = start + mc->dir_occupancy;
+	return done;
+}
 
 /* tm_hold - the line stays with its owner until @until (a locked RMW in progress). */
 static inline void tm_hold(struct dline *dl, simtime_t until)

@@ -27,29 +27,28 @@ struct exec {
 	simtime_t ready_at; /* when the requester's own copy has its data (hits wait for it) */
 	struct cway *victim; /* a miss: the L2 way its fill takes (pcache_victim) */
 	struct cway *w2;     /* else the L2 way of the requester's copy */
+	struct cway *w1;     /* and, for a demand request, its L1d way (NULL: not in L1d) */
+	bool demand;
 };
 
-uint32_t mem_line_index(struct mem *m, uint64_t la)
+uint32_t mem_line_new(struct mem *m, uint64_t la)
 {
-	uint32_t idx = dir_lookup(&m->dir, la);
+	uint32_t obj, mem, idx;
+	uint16_t home;
 
-	if (idx == DIR_NONE) {
-		if (m->lim && m->dir.nr >= m->lim->lines && !m->failed) {
-			/* Host memory: stop here (the line is still added, so @idx stays valid). */
-			limits_fail(m->fail_msg, sizeof(m->fail_msg), m->lim, LIMIT_OF(lines),
-				    "in the directory");
-			m->failed = m->limit_reached = true;
-		}
-		/* Named after the object at its first byte; homed where the memory of any object
-		 * in it is (a 128-byte unit can begin in padding). */
-		uint32_t obj = m->objs ? objmap_find(m->objs, la) : OBJ_NONE;
-		uint32_t mem = obj != OBJ_NONE || !m->objs ? obj
-			     : objmap_find_in(m->objs, la, la + m->gsize);
-		uint16_t home = mem != OBJ_NONE ? m->objs->v[mem].node : 0;
-
-		idx = dir_insert(&m->dir, la, home);
-		mstats_add_line(&m->st, idx, obj, la, la + m->gsize);
+	if (m->lim && m->dir.nr >= m->lim->lines && !m->failed) {
+		/* Host memory: stop here (the line is still added, so the index stays valid). */
+		limits_fail(m->fail_msg, sizeof(m->fail_msg), m->lim, LIMIT_OF(lines),
+			    "in the directory");
+		m->failed = m->limit_reached = true;
 	}
+	/* Named after the object at its first byte; homed where the memory of any object in it
+	 * is (a 128-byte unit can begin in padding). */
+	obj = m->objs ? objmap_find(m->objs, la) : OBJ_NONE;
+	mem = obj != OBJ_NONE || !m->objs ? obj : objmap_find_in(m->objs, la, la + m->gsize);
+	home = mem != OBJ_NONE ? m->objs->v[mem].node : 0;
+	idx = dir_insert(&m->dir, la, home);
+	mstats_add_line(&m->st, idx, obj, la, la + m->gsize);
 	return idx;
 }
 
@@ -124,9 +123,11 @@ static simtime_t send_inv(struct mem *m, uint32_t idx, const struct req *rq, uin
 	const uint64_t *set = dir_sharer_set(&m->dir, idx, sh);
 	bool remote = false;
 
-	/* A copy: each invalidation below takes its core out of the directory's set. */
+	/* A copy: each invalidation below takes its core out of the directory's set.  Word by
+	 * word: a set is a word or two, shorter than a call to memcpy. */
 	if (set != sh)
-		memcpy(sh, set, sizeof(uint64_t) * m->dir.words_core);
+		for (uint32_t w = 0; w < m->dir.words_core; w++)
+			sh[w] = set[w];
 	*n = 0;
 	for (uint32_t w = 0; w < m->dir.words_core; w++) {
 		uint64_t bits = sh[w];
@@ -146,8 +147,9 @@ static simtime_t send_inv(struct mem *m, uint32_t idx, const struct req *rq, uin
 }
 
 /* A cache-to-cache transfer from the owner of line @idx (fwd_gets / fwd_getx). */
-static void forward(struct mem *m, const struct req *rq, uint32_t idx, int msg, struct exec *x,
-		    struct outcome *o)
+static inline __attribute__((always_inline)) void
+forward(struct mem *m, const struct req *rq, uint32_t idx, int msg, struct exec *x,
+	struct outcome *o)
 {
 	struct dline *dl = &m->dir.line[idx];
 	int owner = dl->owner;
@@ -327,7 +329,13 @@ static void apply_next_own(struct mem *m, const struct req *rq, uint32_t idx, in
 			     rq->prefetch, done);
 		o->filled = true;
 	} else {
-		hier_set(&m->core[rq->core], rq->la, next_own, &dl->version);
+		struct hier *h = &m->core[rq->core];
+
+		/* A demand request knows both ways (nothing since changed a tag); a prefetch or an
+		 * eviction the L2 one, so only L1d is searched (hier_lookup would find the same). */
+		struct cway *w1 = x->demand ? x->w1 : pcache_lookup(&h->l1, rq->la);
+
+		hier_set_ways(h, x->w2, w1, next_own, &dl->version);
 	}
 	dir_add_sharer(&m->dir, idx, rq->core);
 	if (next_own == MESI_E || next_own == MESI_M) {
@@ -362,34 +370,12 @@ static const struct mem_row *find_row(struct mem *m, const struct req *rq, uint3
 	return r;
 }
 
-/* May @core hold a copy of line @la?  Only if the directory lists it (mem_check_line). */
-static bool dir_lists(struct mem *m, uint64_t la, int core)
-{
-	uint32_t idx = dir_lookup(&m->dir, la);
-
-	return idx != DIR_NONE && dir_has(&m->dir, idx, core);
-}
-
-void mem_request(struct mem *m, const struct req *rq, struct outcome *out)
-{
-	struct cway *w2 = NULL;
-
-	assert(rq->prefetch || rq->event == EV_EVICT);
-	/* A prefetch's buddy is often a line the core lost to another one: then its L2 is not
-	 * searched (the buddy's region is the demand line's, so the directory answers from the
-	 * region it remembers).  Check mode searches, and reports a directory that lies. */
-	if (m->check || !rq->prefetch || dir_lists(m, rq->la, rq->core))
-		w2 = pcache_lookup(&m->core[rq->core].l2, rq->la);
-	/* Only a demand request asks whether L1d has the line. */
-	mem_request_ways(m, rq, w2, NULL, out);
-}
-
 void mem_request_ways(struct mem *m, const struct req *rq, struct cway *w2, struct cway *w1,
 		      struct outcome *out)
 {
 	struct hier *h = &m->core[rq->core];
 	bool demand = !rq->prefetch && rq->event != EV_EVICT;
-	struct exec x = {.w2 = w2};
+	struct exec x = {.w2 = w2, .w1 = demand ? w1 : NULL, .demand = demand};
 	uint32_t idx = w2 ? w2->line : mem_line_index(m, rq->la);
 	int own = w2 ? w2->state : MESI_I, others = mem_others(m, idx, rq->core, own);
 	const struct mem_row *r = find_row(m, rq, idx, own, others);
@@ -422,8 +408,11 @@ void mem_request_ways(struct mem *m, const struct req *rq, struct cway *w2, stru
 	out->done = tm_charge(m->mc, &m->dir.line[idx], rq->now, x.lat, x.home, x.c2c);
 	if (applies)
 		apply_next_own(m, rq, idx, own, r->next_own, &x, out->done, out);
-	if (demand && own != MESI_I && r->next_own != MESI_I)
-		hier_touch(h, rq->la);
+	if (demand && own != MESI_I && r->next_own != MESI_I) {
+		struct hier_ways hw = hier_ways_of(h, w2, w1); /* as hier_touch() finds them */
+
+		hier_touch_ways(h, &hw);
+	}
 	if (own != MESI_I)
 		/* The copy was there, but maybe not its data: the one race with an earlier fill. */
 		out->done = tm_ready(out->done, x.ready_at);
