@@ -107,11 +107,14 @@ void mem_hit_rules(struct mem *m);
 uint32_t acct_demand(struct mem *m, const struct req *rq, const struct outcome *o);
 /* acct_src_lstat - the load counter of each load source (enum ld_src -> enum lstat). */
 extern const uint8_t acct_src_lstat[SRC_COUNT];
-/* acct_orow - add demand request @rq's part to its Pareto row on tracked line @l (found or
- * made): its load source @src, whether a store hit L1d (@st_l1hit), its latency @lat.
- * Return: the row. */
-uint32_t acct_orow(struct mstats *s, uint32_t l, const struct req *rq, int src, bool st_l1hit,
-		   simtime_t lat);
+/* acct_orow - add demand request @rq's part to its Pareto row on its tracked line (found or
+ * made): what @o says of its load source, of a store's L1d hit, its latency.  Return: the
+ * row. */
+uint32_t acct_orow(struct mstats *s, const struct req *rq, const struct outcome *o);
+/* acct_orow_of - acct_orow() of an outcome kept in registers (the memo's hit path), its
+ * fields passed: tracked line @l, load source @src, @st_l1hit, latency @lat. */
+void acct_orow_of(struct mstats *s, uint32_t l, const struct req *rq, int src, bool st_l1hit,
+		  simtime_t lat);
 
 /* How acct_line adds a request's counters: to the totals of the lines without a record, to a
  * record's stored words, or (after those said a word carried) the carries to the high words. */
@@ -169,10 +172,12 @@ __attribute__((cold)) void acct_hit_carries(struct mstats *s, uint32_t rec, int 
 
 /* acct_hit - acct_demand() of a private hit (hit.c): data from L1d or L2, no transfer, no
  * HITM, no invalidation, no prefetch; only the line's CPU set may change.  Inline: it is
- * most accesses' accounting.  @event is @rq's (a constant where the caller knows it).
- * check_hit_path compares the two paths' statistics. */
+ * most accesses' accounting.  @event is @rq's (a constant where the caller knows it).  With
+ * @o_in_regs (a constant too: the memo's hit path), the row gets @o's fields, not its address,
+ * so that @o stays in registers.  check_hit_path compares the two paths' statistics. */
 static inline __attribute__((always_inline)) void
-acct_hit(struct mem *m, const struct req *rq, int event, const struct outcome *o)
+acct_hit_in(struct mem *m, const struct req *rq, int event, const struct outcome *o,
+	    bool o_in_regs)
 {
 	struct mstats *s = &m->st;
 	uint32_t l = o->line, rec;
@@ -188,9 +193,25 @@ acct_hit(struct mem *m, const struct req *rq, int event, const struct outcome *o
 		acct_line(s, rec, event, o, lat, true, PUT_TOTALS);
 		return;
 	}
-	acct_orow(s, l, rq, o->src, o->st_l1hit, lat);
+	if (o_in_regs)
+		acct_orow_of(s, l, rq, o->src, o->st_l1hit, lat);
+	else
+		acct_orow(s, rq, o);
 	if (__builtin_expect(acct_line(s, rec, event, o, lat, true, PUT_WORDS) != 0, 0))
 		acct_hit_carries(s, rec, event, o->src, o->st_l1hit, o->pf_used, lat);
+}
+
+static inline __attribute__((always_inline)) void
+acct_hit(struct mem *m, const struct req *rq, int event, const struct outcome *o)
+{
+	acct_hit_in(m, rq, event, o, false);
+}
+
+/* acct_hit_regs - acct_hit() of the memo's hit path, whose outcome is in registers. */
+static inline __attribute__((always_inline)) void
+acct_hit_regs(struct mem *m, const struct req *rq, int event, const struct outcome *o)
+{
+	acct_hit_in(m, rq, event, o, true);
 }
 void acct_prefetch(struct mem *m, const struct req *rq, const struct outcome *o);
 void acct_locked(struct mem *m, uint32_t idx);

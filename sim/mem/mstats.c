@@ -474,7 +474,8 @@ static uint32_t slot_find(const struct mstats *s, uint32_t hash, uint32_t line, 
 static uint32_t orow_lookup(const struct mstats *s, uint32_t hash, uint32_t line, uint8_t off,
 			    uint32_t site, uint32_t caller)
 {
-	uint32_t memo = mstats_orow_memo(s, hash, line, off, site, caller), r, n;
+	uint32_t memo = mstats_orow_memo(s, mstats_orow_memo_at(line, off, site, caller), line,
+					 off, site, caller), r, n;
 
 	if (memo != DIR_NONE)
 		return memo;
@@ -528,10 +529,11 @@ static __attribute__((noinline)) uint32_t orow_get(struct mstats *s, uint32_t *m
 uint32_t mstats_orow(struct mstats *s, uint32_t line, uint8_t off, uint32_t site,
 		     uint32_t caller)
 {
-	uint32_t hash = mstats_orow_hash(line, off, site, caller);
-	uint32_t r = mstats_orow_memo(s, hash, line, off, site, caller);
+	uint32_t at = mstats_orow_memo_at(line, off, site, caller);
+	uint32_t r = mstats_orow_memo(s, at, line, off, site, caller);
 
 	if (r != DIR_NONE)
 		return r;
-	return orow_get(s, &s->orow_memo[hash & (ORW_MEMO - 1)], hash, line, off, site, caller);
+	return orow_get(s, &s->orow_memo[at], mstats_orow_hash(line, off, site, caller), line, off,
+			site, caller);
 }
