@@ -199,33 +199,60 @@ pf_put(struct mstats *s, uint32_t rec, const struct outcome *o, bool caused, enu
 	return c;
 }
 
-static inline __attribute__((always_inline)) void
-pf_count(struct mstats *s, uint32_t rec, const struct outcome *o, bool caused)
+/* The prefetch's counters, added @how (PUT_WORDS: the carries ORed, PUT_CARRIES); the
+ * records are those of the buddy @l and of the line that caused it, DIR_NONE for the totals. */
+static inline __attribute__((always_inline)) uint64_t
+pf_count(struct mstats *s, uint32_t l, const struct req *rq, const struct outcome *o,
+	 enum acct_put how)
 {
-	if (rec == DIR_NONE)
-		pf_put(s, rec, o, caused, PUT_TOTALS);
-	else if (__builtin_expect(pf_put(s, rec, o, caused, PUT_WORDS) != 0, 0))
-		pf_put(s, rec, o, caused, PUT_CARRIES);
+	uint32_t rec = s->rec_of[l];
+	uint64_t c = rec == DIR_NONE ? pf_put(s, rec, o, false, PUT_TOTALS)
+				     : pf_put(s, rec, o, false, how);
+
+	if (rq->cause == DIR_NONE)
+		return c;
+	rec = s->rec_of[rq->cause];
+	c |= rec == DIR_NONE ? pf_put(s, rec, o, true, PUT_TOTALS) : pf_put(s, rec, o, true, how);
+	if (rq->cause_orow == DIR_NONE)
+		return c;
+	if (how == PUT_WORDS)
+		return c | mstats_word_add(&s->orow[rq->cause_orow].c[OS_PF_CAUSED_HITM], o->pf_hitm);
+	os_carry(s, rq->cause_orow, OS_PF_CAUSED_HITM, o->pf_hitm);
+	return 0;
 }
 
-/* What a prefetch did to the buddy, and to the demand line whose miss caused it. */
+/* acct_prefetch() of a carry: every counter's carry found again (rec_carry). */
+static __attribute__((noinline, cold)) void pf_carries(struct mstats *s, uint32_t l,
+						       const struct req *rq,
+						       const struct outcome *o)
+{
+	pf_count(s, l, rq, o, PUT_CARRIES);
+}
+
+/* acct_prefetch() of a dropped prefetch, or of a HITM that makes the buddy shared. */
+static __attribute__((noinline)) void pf_rare(struct mstats *s, uint32_t l,
+					      const struct req *rq, const struct outcome *o)
+{
+	if (o->dropped) {
+		ls_add(s, l, LS_PF_DROPPED, 1);
+		return;
+	}
+	mstats_track(s, l); /* a HITM makes the buddy shared */
+	if (__builtin_expect(pf_count(s, l, rq, o, PUT_WORDS) != 0, 0))
+		pf_carries(s, l, rq, o);
+}
+
+/* What a prefetch did to the buddy, and to the demand line whose miss caused it.  Anything
+ * rare is a tail call: the path saves no registers. */
 void acct_prefetch(struct mem *m, const struct req *rq, const struct outcome *o)
 {
 	struct mstats *s = &m->st;
 	uint32_t l = o->line;
 
-	if (o->dropped) {
-		ls_add(s, l, LS_PF_DROPPED, 1);
-		return;
-	}
-	if (o->pf_hitm && !mstats_tracked(s, l))
-		mstats_track(s, l); /* a HITM makes the buddy shared */
-	pf_count(s, s->rec_of[l], o, false);
-	if (rq->cause != DIR_NONE) {
-		pf_count(s, s->rec_of[rq->cause], o, true);
-		if (rq->cause_orow != DIR_NONE)
-			os_add(s, rq->cause_orow, OS_PF_CAUSED_HITM, o->pf_hitm);
-	}
+	if (o->dropped || (o->pf_hitm && !mstats_tracked(s, l)))
+		pf_rare(s, l, rq, o);
+	else if (__builtin_expect(pf_count(s, l, rq, o, PUT_WORDS) != 0, 0))
+		pf_carries(s, l, rq, o);
 }
 
 void acct_locked(struct mem *m, uint32_t idx)
