@@ -16,32 +16,104 @@ const uint8_t acct_src_lstat[SRC_COUNT] = {
 	[SRC_DRAM_LCL] = LS_LD_DRAM_LCL, [SRC_DRAM_RMT] = LS_LD_DRAM_RMT, [SRC_LFB] = LS_LD_FB,
 };
 
-/* The line's part of a load: @rec is its record (DIR_NONE: the totals). */
-static void account_load(struct mstats *s, uint32_t rec, const struct outcome *o,
-			 simtime_t lat)
+/* row_word - add @d to counter @k of row @row (words @w) @how (PUT_WORDS or PUT_CARRIES).
+ * Return: its carry. */
+static inline __attribute__((always_inline)) uint64_t
+row_word(struct mstats *s, uint32_t row, uint32_t *w, unsigned k, uint64_t d, enum acct_put how)
 {
-	rec_add(s, rec, acct_src_lstat[o->src], 1);
-	rec_add(s, rec, LS_CYC_LOAD, lat);
-	if (o->src == SRC_HITM_LCL || o->src == SRC_HITM_RMT)
-		rec_add(s, rec, o->src == SRC_HITM_LCL ? LS_CYC_HITM_LCL : LS_CYC_HITM_RMT, lat);
+	if (how == PUT_WORDS)
+		return mstats_word_add(&w[k], d);
+	os_carry(s, row, k, d);
+	return 0;
 }
 
-void acct_row(struct mstats *s, uint32_t row, const struct req *rq, int src, bool st_l1hit,
-	      simtime_t lat)
+/* How a demand request counts in Pareto row @row (acct_orow), added @how (acct_line). */
+static inline __attribute__((always_inline)) uint64_t
+row_put(struct mstats *s, uint32_t row, int event, int src, bool st_l1hit, simtime_t lat,
+	enum acct_put how)
 {
-	mstats_add_cpu(s, &s->orow_cpus[row], rq->cpu);
-	if (rq->event != EV_STORE) {
-		os_add(s, row, OS_LOADS, 1);
-		os_add(s, row, OS_CYC_LOAD, lat);
+	uint32_t *w = s->orow[row].c;
+	uint64_t c = 0;
+
+	if (event != EV_STORE) {
+		c |= row_word(s, row, w, OS_LOADS, 1, how);
+		c |= row_word(s, row, w, OS_CYC_LOAD, lat, how);
 		if (src == SRC_HITM_LCL || src == SRC_HITM_RMT) {
 			bool lcl = src == SRC_HITM_LCL;
 
-			os_add(s, row, lcl ? OS_HITM_LCL : OS_HITM_RMT, 1);
-			os_add(s, row, lcl ? OS_CYC_HITM_LCL : OS_CYC_HITM_RMT, lat);
+			c |= row_word(s, row, w, lcl ? OS_HITM_LCL : OS_HITM_RMT, 1, how);
+			c |= row_word(s, row, w, lcl ? OS_CYC_HITM_LCL : OS_CYC_HITM_RMT, lat, how);
 		}
 	}
-	if (rq->event != EV_LOAD)
-		os_add(s, row, st_l1hit ? OS_ST_L1HIT : OS_ST_L1MISS, 1);
+	if (event != EV_LOAD)
+		c |= row_word(s, row, w, st_l1hit ? OS_ST_L1HIT : OS_ST_L1MISS, 1, how);
+	return c;
+}
+
+/* What acct_orow's fast path leaves: a carry, a second CPU in the row's set. */
+static __attribute__((noinline, cold)) uint32_t
+row_rare(struct mstats *s, uint32_t row, const struct req *rq, int src, bool st_l1hit,
+	 simtime_t lat, uint64_t carried)
+{
+	if (carried)
+		row_put(s, row, rq->event, src, st_l1hit, lat, PUT_CARRIES);
+	mstats_add_cpu(s, &s->orow_cpus[row], rq->cpu);
+	return row;
+}
+
+/* Row @row's part: its counters, then its CPU set.  Anything rare ends in row_rare, a tail
+ * call, so that the fast path saves no registers. */
+static inline __attribute__((always_inline)) uint32_t
+row_count(struct mstats *s, uint32_t row, const struct req *rq, int src, bool st_l1hit,
+	  simtime_t lat)
+{
+	uint64_t c = row_put(s, row, rq->event, src, st_l1hit, lat, PUT_WORDS);
+
+	if (__builtin_expect(!mstats_add_cpu_fast(s, &s->orow_cpus[row], rq->cpu) || c, 0))
+		return row_rare(s, row, rq, src, st_l1hit, lat, c);
+	return row;
+}
+
+/* acct_orow() of a row the memo does not hold. */
+static __attribute__((noinline)) uint32_t orow_new(struct mstats *s, const struct req *rq,
+						   const struct outcome *o)
+{
+	return row_count(s, mstats_orow(s, o->line, rq->off, rq->site, rq->caller), rq, o->src,
+			 o->st_l1hit, o->done - rq->now);
+}
+
+/* Three arguments, the outcome's fields read where they are needed: fewer registers saved
+ * than with the fields passed, when the caller's outcome is in memory anyway. */
+uint32_t acct_orow(struct mstats *s, const struct req *rq, const struct outcome *o)
+{
+	uint32_t at = mstats_orow_memo_at(o->line, rq->off, rq->site, rq->caller);
+	uint32_t row = mstats_orow_memo(s, at, o->line, rq->off, rq->site, rq->caller);
+
+	if (row == DIR_NONE)
+		return orow_new(s, rq, o);
+	return row_count(s, row, rq, o->src, o->st_l1hit, o->done - rq->now);
+}
+
+void acct_orow_of(struct mstats *s, uint32_t l, const struct req *rq, int src, bool st_l1hit,
+		  simtime_t lat)
+{
+	const struct outcome o = {.line = l, .src = src, .st_l1hit = st_l1hit,
+				  .done = rq->now + lat};
+	uint32_t at = mstats_orow_memo_at(l, rq->off, rq->site, rq->caller);
+	uint32_t row = mstats_orow_memo(s, at, l, rq->off, rq->site, rq->caller);
+
+	if (row == DIR_NONE)
+		orow_new(s, rq, &o);
+	else
+		row_count(s, row, rq, src, st_l1hit, lat);
+}
+
+void acct_hit_carries(struct mstats *s, uint32_t rec, int event, int src, bool st_l1hit,
+		      bool pf_used, simtime_t lat)
+{
+	const struct outcome o = {.src = src, .st_l1hit = st_l1hit, .pf_used = pf_used};
+
+	acct_line(s, rec, event, &o, lat, true, PUT_CARRIES);
 }
 
 /* Does this request make line @l shared (mstats.h): a CPU other than the one that touched it
@@ -55,57 +127,132 @@ static bool makes_shared(const struct mstats *s, uint32_t l, const struct req *r
 	       o->rfo_hitm;
 }
 
+/* acct_demand() of a tracked line (record @rec) past a carry: the carries, then its row. */
+static __attribute__((noinline, cold)) uint32_t
+demand_carries(struct mstats *s, uint32_t rec, const struct req *rq,
+	       const struct outcome *o, simtime_t lat)
+{
+	acct_line(s, rec, rq->event, o, lat, false, PUT_CARRIES);
+	return acct_orow(s, rq, o);
+}
+
+/* The counters of acct_demand(), the line's CPU set done.  Anything rare, and the row, are
+ * tail calls: the path saves no registers. */
+static inline __attribute__((always_inline)) uint32_t
+demand_count(struct mstats *s, uint32_t l, const struct req *rq, const struct outcome *o)
+{
+	uint32_t rec = s->rec_of[l]; /* looked up once: every add below goes to it */
+	simtime_t lat = o->done - rq->now;
+
+	if (rec == DIR_NONE) {
+		acct_line(s, rec, rq->event, o, lat, false, PUT_TOTALS);
+		return DIR_NONE;
+	}
+	if (__builtin_expect(acct_line(s, rec, rq->event, o, lat, false, PUT_WORDS) != 0, 0))
+		return demand_carries(s, rec, rq, o, lat);
+	return acct_orow(s, rq, o);
+}
+
+/* acct_demand() of a request that makes its line shared or gives its CPU set a pool bitset. */
+static __attribute__((noinline)) uint32_t demand_rare(struct mstats *s, uint32_t l,
+						      const struct req *rq,
+						      const struct outcome *o)
+{
+	if (!mstats_tracked(s, l) && makes_shared(s, l, rq, o))
+		mstats_track(s, l);
+	mstats_add_cpu(s, &s->cpus[l], rq->cpu);
+	return demand_count(s, l, rq, o);
+}
+
 /* Loads, stores, inv_recv and a row's stores are not added here: the statistics layer sums
  * their parts when they are read (mstats_line_get, mstats_orow_get). */
 uint32_t acct_demand(struct mem *m, const struct req *rq, const struct outcome *o)
 {
 	struct mstats *s = &m->st;
-	uint32_t l = o->line, row = DIR_NONE, rec;
-	simtime_t lat = o->done - rq->now;
+	uint32_t l = o->line;
 
-	if (!mstats_tracked(s, l) && makes_shared(s, l, rq, o))
-		mstats_track(s, l);
-	mstats_add_cpu(s, &s->cpus[l], rq->cpu);
-	rec = s->rec_of[l]; /* looked up once: every add below goes to it */
-	if (rec != DIR_NONE) {
-		row = mstats_orow(s, l, rq->off, rq->site, rq->caller);
-		acct_row(s, row, rq, o->src, o->st_l1hit, lat);
-	}
-	if (rq->event != EV_STORE)
-		account_load(s, rec, o, lat);
-	if (rq->event != EV_LOAD) {
-		rec_add(s, rec, o->st_l1hit ? LS_ST_L1HIT : LS_ST_L1MISS, 1);
-		rec_add(s, rec, LS_ST_RFO_HITM, o->rfo_hitm);
-	}
-	rec_add(s, rec, LS_INV_SENT, o->nr_inv);
-	rec_add(s, rec, LS_PF_USEFUL, o->pf_used);
-	return row;
+	/* makes_shared reads the CPU set before it changes; mstats_add_cpu_fast changes
+	 * nothing when it fails. */
+	if ((!mstats_tracked(s, l) && makes_shared(s, l, rq, o)) ||
+	    !mstats_add_cpu_fast(s, &s->cpus[l], rq->cpu))
+		return demand_rare(s, l, rq, o);
+	return demand_count(s, l, rq, o);
 }
 
-/* What a prefetch did to the buddy, and to the demand line whose miss caused it. */
-void acct_prefetch(struct mem *m, const struct req *rq, const struct outcome *o)
+/* The prefetch's counters in record @rec: of the buddy, or (@caused) of the demand line whose
+ * miss caused it; added @how (acct_line). */
+static inline __attribute__((always_inline)) uint64_t
+pf_put(struct mstats *s, uint32_t rec, const struct outcome *o, bool caused, enum acct_put how)
 {
-	struct mstats *s = &m->st;
-	uint32_t l = o->line, rec;
+	uint32_t *w = how == PUT_WORDS ? s->line[rec].c : NULL;
+	uint64_t c = 0;
 
+	if (caused) {
+		c |= acct_put(s, rec, w, LS_PF_CAUSED_HITM, o->pf_hitm, how);
+		c |= acct_put(s, rec, w, LS_PF_CAUSED_INV, o->nr_inv, how);
+		return c;
+	}
+	c |= acct_put(s, rec, w, LS_PF_FILLS, o->filled, how);
+	c |= acct_put(s, rec, w, LS_PF_HITM, o->pf_hitm, how);
+	c |= acct_put(s, rec, w, LS_PF_XFER, o->from_cache && !o->pf_hitm, how);
+	c |= acct_put(s, rec, w, LS_PF_INV, o->nr_inv, how);
+	return c;
+}
+
+/* The prefetch's counters, added @how (PUT_WORDS: the carries ORed, PUT_CARRIES); the
+ * records are those of the buddy @l and of the line that caused it, DIR_NONE for the totals. */
+static inline __attribute__((always_inline)) uint64_t
+pf_count(struct mstats *s, uint32_t l, const struct req *rq, const struct outcome *o,
+	 enum acct_put how)
+{
+	uint32_t rec = s->rec_of[l];
+	uint64_t c = rec == DIR_NONE ? pf_put(s, rec, o, false, PUT_TOTALS)
+				     : pf_put(s, rec, o, false, how);
+
+	if (rq->cause == DIR_NONE)
+		return c;
+	rec = s->rec_of[rq->cause];
+	c |= rec == DIR_NONE ? pf_put(s, rec, o, true, PUT_TOTALS) : pf_put(s, rec, o, true, how);
+	if (rq->cause_orow == DIR_NONE)
+		return c;
+	if (how == PUT_WORDS)
+		return c | mstats_word_add(&s->orow[rq->cause_orow].c[OS_PF_CAUSED_HITM], o->pf_hitm);
+	os_carry(s, rq->cause_orow, OS_PF_CAUSED_HITM, o->pf_hitm);
+	return 0;
+}
+
+/* acct_prefetch() of a carry: every counter's carry found again (rec_carry). */
+static __attribute__((noinline, cold)) void pf_carries(struct mstats *s, uint32_t l,
+						       const struct req *rq,
+						       const struct outcome *o)
+{
+	pf_count(s, l, rq, o, PUT_CARRIES);
+}
+
+/* acct_prefetch() of a dropped prefetch, or of a HITM that makes the buddy shared. */
+static __attribute__((noinline)) void pf_rare(struct mstats *s, uint32_t l,
+					      const struct req *rq, const struct outcome *o)
+{
 	if (o->dropped) {
 		ls_add(s, l, LS_PF_DROPPED, 1);
 		return;
 	}
-	if (o->pf_hitm)
-		mstats_track(s, l); /* a HITM makes the buddy shared */
-	rec = s->rec_of[l]; /* looked up once: every add below goes to it */
-	rec_add(s, rec, LS_PF_FILLS, o->filled);
-	rec_add(s, rec, LS_PF_HITM, o->pf_hitm);
-	rec_add(s, rec, LS_PF_XFER, o->from_cache && !o->pf_hitm);
-	rec_add(s, rec, LS_PF_INV, o->nr_inv);
-	if (rq->cause != DIR_NONE) {
-		rec = s->rec_of[rq->cause];
-		rec_add(s, rec, LS_PF_CAUSED_HITM, o->pf_hitm);
-		rec_add(s, rec, LS_PF_CAUSED_INV, o->nr_inv);
-		if (rq->cause_orow != DIR_NONE)
-			os_add(s, rq->cause_orow, OS_PF_CAUSED_HITM, o->pf_hitm);
-	}
+	mstats_track(s, l); /* a HITM makes the buddy shared */
+	if (__builtin_expect(pf_count(s, l, rq, o, PUT_WORDS) != 0, 0))
+		pf_carries(s, l, rq, o);
+}
+
+/* What a prefetch did to the buddy, and to the demand line whose miss caused it.  Anything
+ * rare is a tail call: the path saves no registers. */
+void acct_prefetch(struct mem *m, const struct req *rq, const struct outcome *o)
+{
+	struct mstats *s = &m->st;
+	uint32_t l = o->line;
+
+	if (o->dropped || (o->pf_hitm && !mstats_tracked(s, l)))
+		pf_rare(s, l, rq, o);
+	else if (__builtin_expect(pf_count(s, l, rq, o, PUT_WORDS) != 0, 0))
+		pf_carries(s, l, rq, o);
 }
 
 void acct_locked(struct mem *m, uint32_t idx)

@@ -157,7 +157,7 @@ memo_serve(struct mem *m, struct mem_memo *mm, simtime_t now, simtime_t *next,
 		*next = now;
 		return true;
 	}
-	acct_hit(m, &mm->rq, memo_event(op), &o);
+	acct_hit_regs(m, &mm->rq, memo_event(op), &o);
 	m->last_line = mem_demand_done(m, &o);
 	if (op == MEM_STORE)
 		sb_push(m, mm->rq.cpu, o.done);

@@ -142,17 +142,77 @@ void mem_hit_rules(struct mem *m);
 uint32_t acct_demand(struct mem *m, const struct req *rq, const struct outcome *o);
 /* acct_src_lstat - the load counter of each load source (enum ld_src -> enum lstat). */
 extern const uint8_t acct_src_lstat[SRC_COUNT];
-/* acct_row - add demand request @rq's part to Pareto row @row of a tracked line: its load
- * source @src, whether a store hit L1d (@st_l1hit), its latency @lat. */
-void acct_row(struct mstats *s, uint32_t row, const struct req *rq, int src, bool st_l1hit,
-	      simtime_t lat);
+/* acct_orow - add demand request @rq's part to its Pareto row on its tracked line (found or
+ * made): what @o says of its load source, of a store's L1d hit, its latency.  Return: the
+ * row. */
+uint32_t acct_orow(struct mstats *s, const struct req *rq, const struct outcome *o);
+/* acct_orow_of - acct_orow() of an outcome kept in registers (the memo's hit path), its
+ * fields passed: tracked line @l, load source @src, @st_l1hit, latency @lat. */
+void acct_orow_of(struct mstats *s, uint32_t l, const struct req *rq, int src, bool st_l1hit,
+		  simtime_t lat);
+
+/* How acct_line adds a request's counters: to the totals of the lines without a record, to a
+ * record's stored words, or (after those said a word carried) the carries to the high words. */
+enum acct_put { PUT_TOTALS, PUT_WORDS, PUT_CARRIES };
+
+/* acct_put - add @d to counter @k of record @rec (words @c) @how.  Return: its carry. */
+static inline __attribute__((always_inline)) uint64_t
+acct_put(struct mstats *s, uint32_t rec, uint32_t *c, unsigned k, uint64_t d,
+	 enum acct_put how)
+{
+	if (how == PUT_TOTALS)
+		rec_add(s, DIR_NONE, k, d);
+	else if (how == PUT_WORDS)
+		return mstats_word_add(&c[k], d);
+	else
+		rec_carry(s, rec, k, d);
+	return 0;
+}
+
+/* acct_line - the line's part of demand request @o (of @event, latency @lat) in record @rec,
+ * added @how; with @hit, of a private hit, which has no HITM, RFO or invalidation.  Each
+ * counter once (rec_carry).  Return: the carries ORed (PUT_WORDS). */
+static inline __attribute__((always_inline)) uint64_t
+acct_line(struct mstats *s, uint32_t rec, int event, const struct outcome *o, simtime_t lat,
+	  bool hit, enum acct_put how)
+{
+	uint32_t *w = how == PUT_WORDS ? s->line[rec].c : NULL;
+	uint64_t c = 0;
+
+	if (event != EV_STORE) {
+		c |= acct_put(s, rec, w, acct_src_lstat[o->src], 1, how);
+		c |= acct_put(s, rec, w, LS_CYC_LOAD, lat, how);
+		if (!hit && (o->src == SRC_HITM_LCL || o->src == SRC_HITM_RMT))
+			c |= acct_put(s, rec, w, o->src == SRC_HITM_LCL ? LS_CYC_HITM_LCL
+						: LS_CYC_HITM_RMT, lat, how);
+	}
+	if (event != EV_LOAD) {
+		c |= acct_put(s, rec, w, o->st_l1hit ? LS_ST_L1HIT : LS_ST_L1MISS, 1, how);
+		if (!hit)
+			c |= acct_put(s, rec, w, LS_ST_RFO_HITM, o->rfo_hitm, how);
+	}
+	if (hit) {
+		if (o->pf_used)
+			c |= acct_put(s, rec, w, LS_PF_USEFUL, 1, how);
+		return c;
+	}
+	c |= acct_put(s, rec, w, LS_INV_SENT, o->nr_inv, how);
+	c |= acct_put(s, rec, w, LS_PF_USEFUL, o->pf_used, how);
+	return c;
+}
+
+/* acct_hit_carries - acct_line(PUT_CARRIES) of a private hit, out of the access path. */
+__attribute__((cold)) void acct_hit_carries(struct mstats *s, uint32_t rec, int event, int src,
+					    bool st_l1hit, bool pf_used, simtime_t lat);
 
 /* acct_hit - acct_demand() of a private hit (hit.c): data from L1d or L2, no transfer, no
  * HITM, no invalidation, no prefetch; only the line's CPU set may change.  Inline: it is
- * most accesses' accounting.  @event is @rq's (a constant where the caller knows it).
- * check_hit_path compares the two paths' statistics. */
+ * most accesses' accounting.  @event is @rq's (a constant where the caller knows it).  With
+ * @o_in_regs (a constant too: the memo's hit path), the row gets @o's fields, not its address,
+ * so that @o stays in registers.  check_hit_path compares the two paths' statistics. */
 static inline __attribute__((always_inline)) void
-acct_hit(struct mem *m, const struct req *rq, int event, const struct outcome *o)
+acct_hit_in(struct mem *m, const struct req *rq, int event, const struct outcome *o,
+	    bool o_in_regs)
 {
 	struct mstats *s = &m->st;
 	uint32_t l = o->line, rec;
@@ -164,17 +224,29 @@ acct_hit(struct mem *m, const struct req *rq, int event, const struct outcome *o
 		mstats_add_cpu(s, &s->cpus[l], rq->cpu);
 	}
 	rec = s->rec_of[l];
-	if (rec != DIR_NONE)
-		acct_row(s, mstats_orow(s, l, rq->off, rq->site, rq->caller), rq, o->src,
-			 o->st_l1hit, lat);
-	if (event != EV_STORE) {
-		rec_add(s, rec, acct_src_lstat[o->src], 1);
-		rec_add(s, rec, LS_CYC_LOAD, lat);
+	if (rec == DIR_NONE) {
+		acct_line(s, rec, event, o, lat, true, PUT_TOTALS);
+		return;
 	}
-	if (event != EV_LOAD)
-		rec_add(s, rec, o->st_l1hit ? LS_ST_L1HIT : LS_ST_L1MISS, 1);
-	if (o->pf_used)
-		rec_add(s, rec, LS_PF_USEFUL, 1);
+	if (o_in_regs)
+		acct_orow_of(s, l, rq, o->src, o->st_l1hit, lat);
+	else
+		acct_orow(s, rq, o);
+	if (__builtin_expect(acct_line(s, rec, event, o, lat, true, PUT_WORDS) != 0, 0))
+		acct_hit_carries(s, rec, event, o->src, o->st_l1hit, o->pf_used, lat);
+}
+
+static inline __attribute__((always_inline)) void
+acct_hit(struct mem *m, const struct req *rq, int event, const struct outcome *o)
+{
+	acct_hit_in(m, rq, event, o, false);
+}
+
+/* acct_hit_regs - acct_hit() of the memo's hit path, whose outcome is in registers. */
+static inline __attribute__((always_inline)) void
+acct_hit_regs(struct mem *m, const struct req *rq, int event, const struct outcome *o)
+{
+	acct_hit_in(m, rq, event, o, true);
 }
 void acct_prefetch(struct mem *m, const struct req *rq, const struct outcome *o);
 void acct_locked(struct mem *m, uint32_t idx);

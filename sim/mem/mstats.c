@@ -7,9 +7,6 @@
 #include "layout/objmap.h"
 #include "mem/mem.h"
 
-/* The Pareto rows' memo (mstats_orow): a power of two, 16 KiB, which stays in the host's L1/L2. */
-#define ORW_MEMO 4096
-
 void mstats_init(struct mstats *s, int nr_cpus)
 {
 	memset(s, 0, sizeof(*s));
@@ -276,7 +273,8 @@ void mstats_cpuset_grow(struct mstats *s, cpuset_t *set, int cpu)
 	memset(w, 0, sizeof(uint64_t) * s->words_cpu);
 	w[one >> 6] |= 1ull << (one & 63);
 	w[cpu >> 6] |= 1ull << (cpu & 63);
-	*set = s->nr_pool++;
+	g_assert((uint64_t)s->nr_pool * s->words_cpu < CPUSET_ONE);
+	*set = s->nr_pool++ * s->words_cpu;
 }
 
 void mstats_reset_counts(struct mstats *s)
@@ -325,14 +323,14 @@ static void cpuset_or(const struct mstats *s, cpuset_t set, uint64_t *bits)
 		return;
 	}
 	for (uint32_t w = 0; w < s->words_cpu; w++)
-		bits[w] |= s->cpu_pool[(size_t)set * s->words_cpu + w];
+		bits[w] |= s->cpu_pool[set + w];
 }
 
 static uint32_t cpuset_count(const struct mstats *s, cpuset_t set)
 {
 	if (set == CPUSET_NONE || set & CPUSET_ONE)
 		return set != CPUSET_NONE;
-	return c2c_popcount_words(&s->cpu_pool[(size_t)set * s->words_cpu], s->words_cpu);
+	return c2c_popcount_words(&s->cpu_pool[set], s->words_cpu);
 }
 
 void stats_line_cpus(const struct mem *m, uint32_t l, uint64_t *bits)
@@ -426,20 +424,6 @@ uint32_t stats_orow_nr_cpus(const struct mem *m, uint32_t o)
 #define ORW_LOAD_NUM 3
 #define ORW_LOAD_DEN 4
 
-static uint32_t orow_hash(uint32_t line, uint8_t off, uint32_t site, uint32_t caller)
-{
-	uint64_t x = ((uint64_t)line << 32 | site) * 0x9e3779b97f4a7c15ull;
-
-	x ^= ((uint64_t)caller << 8 | off) * 0xc2b2ae3d27d4eb4full;
-	return (uint32_t)(x >> 32);
-}
-
-static bool orow_is(const struct orow_rec *r, uint32_t line, uint8_t off, uint32_t site,
-		    uint32_t caller)
-{
-	return r->line == line && r->off == off && r->site == site && r->caller == caller;
-}
-
 static uint32_t slot_row(uint64_t slot)
 {
 	return (uint32_t)slot;
@@ -481,7 +465,7 @@ static uint32_t slot_find(const struct mstats *s, uint32_t hash, uint32_t line, 
 	uint64_t slot;
 
 	while ((r = slot_row(slot = s->orow_slot[k])) != DIR_NONE &&
-	       (slot_hash(slot) != hash || !orow_is(&s->orow[r], line, off, site, caller)))
+	       (slot_hash(slot) != hash || !mstats_orow_is(&s->orow[r], line, off, site, caller)))
 		k = (k + 1) & s->orow_mask;
 	return r;
 }
@@ -490,13 +474,14 @@ static uint32_t slot_find(const struct mstats *s, uint32_t hash, uint32_t line, 
 static uint32_t orow_lookup(const struct mstats *s, uint32_t hash, uint32_t line, uint8_t off,
 			    uint32_t site, uint32_t caller)
 {
-	uint32_t memo = s->orow_memo[hash & (ORW_MEMO - 1)], r, n;
+	uint32_t memo = mstats_orow_memo(s, mstats_orow_memo_at(line, off, site, caller), line,
+					 off, site, caller), r, n;
 
-	if (memo != DIR_NONE && orow_is(&s->orow[memo], line, off, site, caller))
+	if (memo != DIR_NONE)
 		return memo;
 	for (r = s->line[s->rec_of[line]].first_orow, n = 0; r != DIR_NONE && n < ORW_WALK;
 	     r = s->orow[r].next, n++)
-		if (orow_is(&s->orow[r], line, off, site, caller))
+		if (mstats_orow_is(&s->orow[r], line, off, site, caller))
 			return r;
 	return r != DIR_NONE ? slot_find(s, hash, line, off, site, caller) : DIR_NONE;
 }
@@ -504,7 +489,7 @@ static uint32_t orow_lookup(const struct mstats *s, uint32_t hash, uint32_t line
 uint32_t mstats_orow_find(const struct mstats *s, uint32_t line, uint8_t off, uint32_t site,
 			  uint32_t caller)
 {
-	return orow_lookup(s, orow_hash(line, off, site, caller), line, off, site, caller);
+	return orow_lookup(s, mstats_orow_hash(line, off, site, caller), line, off, site, caller);
 }
 
 /* mstats_orow() past its memo: the row found or made, which the memo @memo remembers. */
@@ -544,10 +529,11 @@ static __attribute__((noinline)) uint32_t orow_get(struct mstats *s, uint32_t *m
 uint32_t mstats_orow(struct mstats *s, uint32_t line, uint8_t off, uint32_t site,
 		     uint32_t caller)
 {
-	uint32_t hash = orow_hash(line, off, site, caller);
-	uint32_t *memo = &s->orow_memo[hash & (ORW_MEMO - 1)];
+	uint32_t at = mstats_orow_memo_at(line, off, site, caller);
+	uint32_t r = mstats_orow_memo(s, at, line, off, site, caller);
 
-	if (*memo != DIR_NONE && orow_is(&s->orow[*memo], line, off, site, caller))
-		return *memo;
-	return orow_get(s, memo, hash, line, off, site, caller);
+	if (r != DIR_NONE)
+		return r;
+	return orow_get(s, &s->orow_memo[at], mstats_orow_hash(line, off, site, caller), line, off,
+			site, caller);
 }

@@ -24,8 +24,9 @@ struct objmap;
 
 /*
  * The CPUs that made demand accesses to a line or a Pareto row: most are touched by one CPU,
- * so a set is one word (cpuset_t) holding either nothing, that one CPU, or the index of a
- * words_cpu bitset in a pool, taken when a second CPU comes.
+ * so a set is one word (cpuset_t) holding either nothing, that one CPU, or where a words_cpu
+ * bitset starts in a pool (its first word's index: no multiply on the access path), taken
+ * when a second CPU comes.
  */
 typedef uint32_t cpuset_t;
 #define CPUSET_NONE UINT32_MAX
@@ -97,20 +98,53 @@ __attribute__((cold)) void mstats_carry_orow(struct mstats *s, uint32_t i, unsig
 uint64_t mstats_line_get(const struct mstats *s, uint32_t i, enum lstat k);
 uint64_t mstats_orow_get(const struct mstats *s, uint32_t i, enum ostat k);
 
+/*
+ * mstats_word_add - add @d to the stored word @w of a counter (&line[i].c[k], &orow[i].c[k]).
+ * Return: what carried out of it (nonzero only past 2^32), for rec_carry (os_carry).  A
+ * request's counters are added word by word through one pointer to the record's words (no
+ * store to a word makes the compiler load the record again), their carries ORed and tested
+ * once: the access path then calls nothing.
+ */
+static inline uint64_t mstats_word_add(uint32_t *w, uint64_t d)
+{
+	uint64_t v = *w + d;
+
+	*w = (uint32_t)v;
+	return v >> 32;
+}
+
+/*
+ * rec_carry, os_carry - @d was just added to the word of counter @k of record (row) @i: give
+ * what carried out of it to the high word.  The carry is found again from the word (the word
+ * before was the word less @d, mod 2^32), so it is exact as long as nothing else was added to
+ * that counter since: a request adds to each counter once.
+ */
+static inline void rec_carry(struct mstats *s, uint32_t i, unsigned k, uint64_t d)
+{
+	uint64_t v = (uint64_t)(uint32_t)(s->line[i].c[k] - (uint32_t)d) + d;
+
+	if (v >> 32 != 0)
+		mstats_carry_line(s, i, k, (uint32_t)(v >> 32));
+}
+
+static inline void os_carry(struct mstats *s, uint32_t i, unsigned k, uint64_t d)
+{
+	uint64_t v = (uint64_t)(uint32_t)(s->orow[i].c[k] - (uint32_t)d) + d;
+
+	if (v >> 32 != 0)
+		mstats_carry_orow(s, i, k, (uint32_t)(v >> 32));
+}
+
 /* rec_add - add @d to counter @k of record @i (a line's s->rec_of[]; DIR_NONE: the line has
  * none, and it goes to the totals).  Can't fail. */
 static inline void rec_add(struct mstats *s, uint32_t i, unsigned k, uint64_t d)
 {
-	uint64_t v;
-
 	if (i == DIR_NONE) {
 		s->untracked[k] += d;
 		return;
 	}
-	v = s->line[i].c[k] + d;
-	s->line[i].c[k] = (uint32_t)v;
-	if (__builtin_expect(v >> 32 != 0, 0))
-		mstats_carry_line(s, i, k, (uint32_t)(v >> 32));
+	if (__builtin_expect(mstats_word_add(&s->line[i].c[k], d) != 0, 0))
+		rec_carry(s, i, k, d);
 }
 
 /* ls_add, os_add - add @d to counter @k of line (Pareto row) @l.  Can't fail. */
@@ -121,11 +155,8 @@ static inline void ls_add(struct mstats *s, uint32_t l, unsigned k, uint64_t d)
 
 static inline void os_add(struct mstats *s, uint32_t i, unsigned k, uint64_t d)
 {
-	uint64_t v = s->orow[i].c[k] + d;
-
-	s->orow[i].c[k] = (uint32_t)v;
-	if (__builtin_expect(v >> 32 != 0, 0))
-		mstats_carry_orow(s, i, k, (uint32_t)(v >> 32));
+	if (__builtin_expect(mstats_word_add(&s->orow[i].c[k], d) != 0, 0))
+		os_carry(s, i, k, d);
 }
 
 /* mstats_init - empty statistics for @nr_cpus CPUs.  Can't fail.  mstats_release frees. */
@@ -156,6 +187,49 @@ void mstats_track_objects(struct mstats *s, const struct objmap *om, const uint8
  * Can't fail. */
 uint32_t mstats_orow(struct mstats *s, uint32_t line, uint8_t off, uint32_t site,
 		     uint32_t caller);
+
+/* The Pareto rows' memo (mstats_orow): a power of two, 16 KiB, which stays in the host's L1/L2. */
+#define ORW_MEMO 4096
+
+/* mstats_orow_hash - the key's hash, which places a row in the index. */
+static inline uint32_t mstats_orow_hash(uint32_t line, uint8_t off, uint32_t site, uint32_t caller)
+{
+	uint64_t x = ((uint64_t)line << 32 | site) * 0x9e3779b97f4a7c15ull;
+
+	x ^= ((uint64_t)caller << 8 | off) * 0xc2b2ae3d27d4eb4full;
+	return (uint32_t)(x >> 32);
+}
+
+static inline bool mstats_orow_is(const struct orow_rec *r, uint32_t line, uint8_t off,
+				  uint32_t site, uint32_t caller)
+{
+	return r->line == line && r->off == off && r->site == site && r->caller == caller;
+}
+
+/* mstats_orow_memo_at - the key's place in the memo: one multiply (Fibonacci hashing of the
+ * fields folded into a word), cheaper than its hash, which only a memo miss needs.  Where
+ * keys share a place only costs time: a place's row is checked against the key. */
+static inline uint32_t mstats_orow_memo_at(uint32_t line, uint8_t off, uint32_t site,
+					   uint32_t caller)
+{
+	uint32_t x = line ^ site << 13 ^ caller << 21 ^ (uint32_t)off << 7;
+
+	return x * 0x9e3779b1u >> 20; /* ORW_MEMO is 2^12 */
+}
+
+/* mstats_orow_memo - the row of that key if the memo remembers it (at @at,
+ * mstats_orow_memo_at), else DIR_NONE: the test that answers most accesses, inline
+ * (mstats_orow does the rest). */
+static inline uint32_t mstats_orow_memo(const struct mstats *s, uint32_t at, uint32_t line,
+					uint8_t off, uint32_t site, uint32_t caller)
+{
+	uint32_t r = s->orow_memo[at];
+
+	if (r != DIR_NONE && mstats_orow_is(&s->orow[r], line, off, site, caller))
+		return r;
+	return DIR_NONE;
+}
+
 /* mstats_orow_find - that row if it exists, else DIR_NONE (nothing is made).  Can't fail. */
 uint32_t mstats_orow_find(const struct mstats *s, uint32_t line, uint8_t off, uint32_t site,
 			  uint32_t caller);
@@ -163,14 +237,23 @@ uint32_t mstats_orow_find(const struct mstats *s, uint32_t line, uint8_t off, ui
 /* mstats_cpuset_grow - @set holds one CPU and @cpu is another: give it a pool bitset. */
 void mstats_cpuset_grow(struct mstats *s, cpuset_t *set, int cpu);
 
-/* mstats_add_cpu - @cpu accessed what @set describes.  Can't fail. */
-static inline void mstats_add_cpu(struct mstats *s, cpuset_t *set, int cpu)
+/* mstats_add_cpu_fast - mstats_add_cpu() unless @set needs a pool bitset: false then, and
+ * nothing changed (the caller calls mstats_add_cpu, out of its fast path). */
+static inline bool mstats_add_cpu_fast(struct mstats *s, cpuset_t *set, int cpu)
 {
 	if (*set == CPUSET_NONE)
 		*set = CPUSET_ONE | (uint32_t)cpu;
 	else if (!(*set & CPUSET_ONE))
-		s->cpu_pool[(size_t)*set * s->words_cpu + (cpu >> 6)] |= 1ull << (cpu & 63);
+		s->cpu_pool[*set + (uint32_t)(cpu >> 6)] |= 1ull << (cpu & 63);
 	else if (*set != (CPUSET_ONE | (uint32_t)cpu))
+		return false;
+	return true;
+}
+
+/* mstats_add_cpu - @cpu accessed what @set describes.  Can't fail. */
+static inline void mstats_add_cpu(struct mstats *s, cpuset_t *set, int cpu)
+{
+	if (!mstats_add_cpu_fast(s, set, cpu))
 		mstats_cpuset_grow(s, set, cpu);
 }
 
