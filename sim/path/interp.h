@@ -127,6 +127,16 @@ struct counterstat {
 	uint64_t reads, max_abs_error;
 };
 
+/* What a thread's step needs to go on at once, as the run loop's next event (world.step_on):
+ * @until is the earliest of the queued events' times and the run's bounds of time (the end
+ * time, the limits, the warm-up's end), kept by the run loop as events are pushed. */
+struct step_on {
+	simtime_t until;
+	uint64_t *count;        /* the queue's dispatched events */
+	const uint64_t *budget; /* no step goes on once count reaches it */
+	simtime_t *now;         /* the queue's time */
+};
+
 struct world {
 	/* Set when a signal asks the run to stop (scenario/runwatch.h; world_init points it at
 	 * a flag never set): a call that runs long stops at its next step (run_step: at most
@@ -152,11 +162,12 @@ struct world {
 	/* parked threads per watched line (indexes into waiters) */
 	void (*wake)(void *data, void *thread, simtime_t when);
 	void *wake_data;
-	/* step_on(wake_data, thread, next): the thread's step returns, to go on at @next; may
-	 * it go on at once, as the step the run loop would dispatch next (it then counts as
-	 * dispatched)?  NULL: never.  interp_run asks before it returns a time, so a thread
-	 * ahead of every other event runs on without a trip through the run loop. */
-	bool (*step_on)(void *data, void *thread, simtime_t next);
+	/* Form 1 of run-ahead inside a call (scenario/runahead.h), answered without a call:
+	 * interp_run's next step, due at a time before step_on.until, goes on at once as the
+	 * event the run loop would dispatch next, while fewer than *budget events are
+	 * dispatched and the run has not failed; it then counts as dispatched, in *count, and
+	 * sets the queue's clock, *now.  The run loop sets it (until: 0 never). */
+	struct step_on step_on;
 	struct ptask **parked; /* threads waiting for a line to be written */
 	uint32_t nr_parked, cap_parked;
 	uint64_t *work_cursor;  /* per cpu */

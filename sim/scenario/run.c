@@ -220,8 +220,23 @@ op_done(struct sim *sim, struct thread *t, simtime_t now, simtime_t next, simtim
 	return true;
 }
 
+/* The time before which a path call's next step goes on at once (world.step_on, form 1 of
+ * run-ahead: dispatch_now()'s bounds of time and the queue's first event): the run loop's
+ * next event otherwise.  0 without run-ahead, and in a run that keeps step times to tell
+ * ties (sim->pending: never one with path calls, whose threads all count as settled, so
+ * that a step run on needs no ra_step()).  A thread's ptime is read only in cores that run
+ * ahead (form 2, raw operations only): a path call's steps leave it as it is. */
+static inline simtime_t step_on_until(const struct sim *sim)
+{
+	if (!sim->run_ahead || sim->pending)
+		return 0;
+	if (sim->q->len && evq_peek_time(sim->q) < sim->early_end)
+		return evq_peek_time(sim->q);
+	return sim->early_end;
+}
+
 /* A path call's step at @now (thread_op()).  When the call returns, its operation is over
- * at its last step, which world->step_on may have taken past @now (ptask.now). */
+ * at its last step, which world.step_on may have taken past @now (ptask.now). */
 static inline __attribute__((always_inline)) bool
 call_op(struct sim *sim, struct thread *t, const struct op *op, simtime_t now,
 	simtime_t *next_out)
@@ -232,6 +247,7 @@ call_op(struct sim *sim, struct thread *t, const struct op *op, simtime_t now,
 		interp_call(&t->pt, (uint32_t)op->call, op->args, now);
 		t->in_call = true;
 	}
+	sim->world->step_on.until = step_on_until(sim);
 	next = interp_run(&t->pt, now);
 	if (next == INTERP_PARKED || next == INTERP_STOPPED)
 		return false; /* world->wake reschedules it, or the run is over */
@@ -461,24 +477,11 @@ static void wake_thread(void *data, void *thread, simtime_t when)
 
 	sim->tie |= sim->pending && ra_tie(sim->pending, NULL, when, evq_now(sim->q));
 	evq_push(sim->q, when, thread_step, thread, 0);
-}
-
-/* world->step_on (a run with run-ahead): @thread's step, a path call, returns with its next
- * step at @next.  May that step run at once?  Exactly when schedule() would keep it out of
- * the queue (form 1 of run-ahead) and the run loop would dispatch it next: early_bounds()
- * (its warm-up bound is there only while the warm-up's event is queued, which refuses such
- * a step anyway).  It then counts as dispatched, its time recorded as thread_op() does. */
-static bool step_on(void *data, void *thread, simtime_t next)
-{
-	struct sim *sim = data;
-	struct thread *t = thread;
-
-	if (t->priv || !dispatch_now(sim, next))
-		return false;
-	t->ptime = next;
-	if (!t->ra.settled)
-		ra_step(&t->ra, next);
-	return true;
+	/* Pushed inside a call's step: that call's next step goes on only before it. */
+	if (sim->world->step_on.until > when)
+		sim->world->step_on.until = when;
+	if (sim->tie)
+		sim->world->step_on.until = 0;
 }
 
 /* May @ev, just popped, be dispatched within the scenario's event and time limits?  If not,
@@ -510,7 +513,8 @@ static void world_start(struct sim *sim, struct run_result *r)
 		   PERCPU_BASE + PERCPU_QNODE, WORK_BASE);
 	sim->world->stop = runwatch_flag();
 	sim->world->wake = wake_thread;
-	sim->world->step_on = sim->run_ahead ? step_on : NULL;
+	sim->world->step_on = (struct step_on){.count = &sim->q->dispatched,
+						.budget = &sim->budget, .now = &sim->q->now};
 	sim->world->wake_data = sim;
 	sim->world->cpu_shared = sim->cpu_shared;
 	/* `work` and delays stop at the end time; without one, just past the simulated time

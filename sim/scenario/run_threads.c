@@ -133,6 +133,6 @@ void sim_release(struct sim *sim, struct thread *th, uint32_t nr_threads)
 	threads_free(sim, th, nr_threads);
 	if (sim->world) { /* the queue is gone */
 		sim->world->wake = NULL;
-		sim->world->step_on = NULL;
+		sim->world->step_on = (struct step_on){0};
 	}
 }
