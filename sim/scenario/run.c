@@ -48,7 +48,7 @@ static bool sim_stopped(const struct sim *sim)
 /* Is @when at or past the end time?  Then the thread is cut there. */
 static bool past_end(struct sim *sim, simtime_t when)
 {
-	if (!sim->v->end_time || when < sim->v->end_time)
+	if (when < sim->end_at)
 		return false;
 	sim->cut = true;
 	return true;
@@ -111,7 +111,8 @@ schedule(struct sim *sim, struct thread *t, simtime_t next, simtime_t pusher)
 	t->ra.pusher = pusher;
 	if (t->priv)
 		thread_settled(sim, t);
-	sim->tie |= sim->pending && ra_tie(sim->pending, &t->ra, next, pusher);
+	if (sim->pending)
+		sim->tie |= ra_tie(sim->pending, &t->ra, next, pusher);
 	if (h)
 		evq_push_from(sim->q, sim->held_time, sim->held_pusher, thread_step, h, h->gen);
 	sim->held = t;
@@ -228,11 +229,17 @@ op_done(struct sim *sim, struct thread *t, simtime_t now, simtime_t next, simtim
  * ahead (form 2, raw operations only): a path call's steps leave it as it is. */
 static inline simtime_t step_on_until(const struct sim *sim)
 {
-	if (!sim->run_ahead || sim->pending)
-		return 0;
-	if (sim->q->len && evq_peek_time(sim->q) < sim->early_end)
-		return evq_peek_time(sim->q);
-	return sim->early_end;
+	simtime_t first;
+
+	if (!sim->q->len || (first = evq_peek_time(sim->q)) > sim->step_on_end)
+		return sim->step_on_end;
+	return first;
+}
+
+/* sim->step_on_end: the bound of step_on_until() but the queue's (early_end changed). */
+static void step_on_end(struct sim *sim)
+{
+	sim->step_on_end = sim->run_ahead && !sim->pending ? sim->early_end : 0;
 }
 
 /* A path call's step at @now (thread_op()).  When the call returns, its operation is over
@@ -461,6 +468,7 @@ static void warmup_done(struct sim *sim, void *data, uint64_t arg)
 	(void)arg;
 	sim->warm_pending = false;
 	sim->early_end = early_horizon(sim);
+	step_on_end(sim);
 	if (sim->q->len == sim->nr_stale)
 		return; /* every thread finished before the warm-up ended: all of it is measured */
 	mem_stats_reset(sim->mem);
@@ -532,6 +540,7 @@ static struct run_result *run_once(const struct scenario *sc, uint32_t vi, bool 
 	struct run_result *r = g_new0(struct run_result, 1);
 	struct sim sim = {.q = evq_new(), .v = v, .lim = &sc->limits,
 			  .max_time = limits_time_ps(&sc->limits), .run_ahead = run_ahead,
+			  .end_at = v->end_time ? v->end_time : UINT64_MAX,
 			  .model_err = &(const bool){false},
 			  .warm_pending = v->warmup != 0};
 	uint32_t nr_threads;
@@ -550,6 +559,7 @@ static struct run_result *run_once(const struct scenario *sc, uint32_t vi, bool 
 	if (v->prog)
 		world_start(&sim, r);
 	th = threads_start(&sim, r, &nr_threads);
+	step_on_end(&sim); /* (threads_start decides sim.pending) */
 	if (v->warmup)
 		evq_push(sim.q, v->warmup, warmup_done, r, 0);
 	while (!sim_stopped(&sim) && next_event(&sim, &ev) && within_limits(&sim, &ev)) {

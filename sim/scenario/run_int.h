@@ -58,6 +58,10 @@ struct sim {
 	bool tie;            /* a tie run-ahead cannot order as the queue would: run again */
 	bool warm_pending;   /* the warm-up's end is still queued */
 	simtime_t early_end; /* run_early() runs no step at or past it (early_horizon()) */
+	simtime_t step_on_end; /* nor a path call's step (world.step_on): early_end, or 0 when
+				* no step of a call runs on (no run-ahead, or step times kept) */
+	simtime_t end_at;    /* the end time, UINT64_MAX without one (past every step's time:
+			      * INTERP_DONE, the largest, is never one) */
 	uint64_t budget;     /* nor one once this many events are dispatched (early_budget()) */
 	uint64_t nr_stale;   /* queued events of steps run ahead (skipped, uncounted) */
 	uint64_t *core_seq;  /* per core: pushes of its threads' steps (thread.lseq) */
