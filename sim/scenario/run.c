@@ -155,10 +155,24 @@ static uint64_t early_budget(const struct sim *sim, uint64_t d)
 
 /* Form 1 of run-ahead (runahead.h): may the step at @next of a thread whose step just
  * ended run at once, as the event the run loop would dispatch next?  Within early_bounds(),
- * strictly before every queued event.  It then counts as dispatched. */
-static inline bool dispatch_now(struct sim *sim, simtime_t next)
+ * strictly before every queued event, whose first time, *@first, is looked up again only
+ * after a push (the queue's count of pushes, *@seq, changed: a waker's): nothing else
+ * changes the queue between the steps of thread_step()'s loop.  It then counts as
+ * dispatched. */
+static inline bool dispatch_next(struct sim *sim, simtime_t next, simtime_t *first,
+				 uint64_t *seq)
 {
-	return early_bounds(sim, next) && evq_dispatch_first(sim->q, next);
+	struct evq *q = sim->q;
+
+	if (*seq != q->next_seq) {
+		*seq = q->next_seq;
+		*first = q->len ? evq_peek_time(q) : UINT64_MAX;
+	}
+	if (next >= *first || !early_bounds(sim, next))
+		return false;
+	q->now = next;
+	q->dispatched++;
+	return true;
 }
 
 /* May @t's next step, at @next, run now, ahead of queued events (runahead.h)?  Within
@@ -222,7 +236,7 @@ op_done(struct sim *sim, struct thread *t, simtime_t now, simtime_t next, simtim
 }
 
 /* The time before which a path call's next step goes on at once (world.step_on, form 1 of
- * run-ahead: dispatch_now()'s bounds of time and the queue's first event): the run loop's
+ * run-ahead: dispatch_next()'s bounds of time and the queue's first event): the run loop's
  * next event otherwise.  0 without run-ahead, and in a run that keeps step times to tell
  * ties (sim->pending: never one with path calls, whose threads all count as settled, so
  * that a step run on needs no ra_step()).  A thread's ptime is read only in cores that run
@@ -448,15 +462,23 @@ void thread_step(struct sim *sim, void *data, uint64_t arg)
 		core_steps(sim, t, now);
 		return;
 	}
-	/* Its next steps run at once while each comes first (a path call's: step_on). */
-	while (thread_op(sim, t, now, &next, false)) {
-		if (t->in_call || !sim->run_ahead || !dispatch_now(sim, next)) {
-			/* pushed by the step run last: a path call's may have gone on (step_on) */
-			schedule(sim, t, next, evq_now(sim->q));
-			return;
+	if (!thread_op(sim, t, now, &next, false))
+		return;
+	if (!t->in_call && sim->run_ahead) {
+		simtime_t first = 0;
+		uint64_t seq = 0; /* no first time yet (dispatch_next): the queue has had a push */
+
+		/* Its next steps run at once while each comes first (a path call's: step_on). */
+		while (dispatch_next(sim, next, &first, &seq)) {
+			now = t->ptime = next;
+			if (!thread_op(sim, t, now, &next, false))
+				return;
+			if (t->in_call)
+				break;
 		}
-		now = t->ptime = next;
 	}
+	/* pushed by the step run last: a path call's may have gone on (step_on) */
+	schedule(sim, t, next, evq_now(sim->q));
 }
 
 /* The end of the warm-up (end.warmup_us): what happened so far is not measured, as

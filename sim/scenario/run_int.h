@@ -51,7 +51,7 @@ struct sim {
 	struct c2c_err clock_err; /* set: the clock would pass SIMTIME_MAX (run stopped) */
 	const struct c2c_limits *lim;
 	simtime_t max_time;  /* lim->time_us in ps */
-	bool run_ahead;      /* a step earlier than the whole queue skips it (dispatch_now()) */
+	bool run_ahead;      /* a step earlier than the whole queue skips it (dispatch_next()) */
 	struct thread *held; /* the thread of the push that waits for the next pop, or NULL */
 	simtime_t held_time, held_pusher; /* that push's time and pusher (schedule()) */
 	struct ra_pending *pending; /* queued steps that steps run ahead pushed, or NULL */
