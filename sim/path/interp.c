@@ -592,9 +592,8 @@ simtime_t interp_run(struct ptask *t, simtime_t now)
 	struct world *w = t->w;
 	simtime_t next;
 
-	/* A time (below INTERP_PARKED, so below step_on.until) is where the run loop's next
-	 * call of this thread would start: when step_on lets it, that call is this loop's next
-	 * turn. */
+	/* A time (below INTERP_PARKED) is where the run loop's next call of this thread
+	 * would start: when step_on lets it, that call is this loop's next turn. */
 	while ((next = run_step(t, now)) < INTERP_PARKED && step_on(w, next))
 		now = next;
 	return next;

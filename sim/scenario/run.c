@@ -236,11 +236,9 @@ op_done(struct sim *sim, struct thread *t, simtime_t now, simtime_t next, simtim
 }
 
 /* The time before which a path call's next step goes on at once (world.step_on, form 1 of
- * run-ahead: dispatch_next()'s bounds of time and the queue's first event): the run loop's
- * next event otherwise.  0 without run-ahead, and in a run that keeps step times to tell
- * ties (sim->pending: never one with path calls, whose threads all count as settled, so
- * that a step run on needs no ra_step()).  A thread's ptime is read only in cores that run
- * ahead (form 2, raw operations only): a path call's steps leave it as it is. */
+ * run-ahead: dispatch_next()'s bounds of time, sim->step_on_end, and the queue's first
+ * event): the run loop's next event otherwise.  A thread's ptime is read only in cores that
+ * run ahead (form 2, raw operations only): a path call's steps leave it as it is. */
 static inline simtime_t step_on_until(const struct sim *sim)
 {
 	simtime_t first;
@@ -248,12 +246,6 @@ static inline simtime_t step_on_until(const struct sim *sim)
 	if (!sim->q->len || (first = evq_peek_time(sim->q)) > sim->step_on_end)
 		return sim->step_on_end;
 	return first;
-}
-
-/* sim->step_on_end: the bound of step_on_until() but the queue's (early_end changed). */
-static void step_on_end(struct sim *sim)
-{
-	sim->step_on_end = sim->run_ahead && !sim->pending ? sim->early_end : 0;
 }
 
 /* A path call's step at @now (thread_op()).  When the call returns, its operation is over
@@ -490,7 +482,7 @@ static void warmup_done(struct sim *sim, void *data, uint64_t arg)
 	(void)arg;
 	sim->warm_pending = false;
 	sim->early_end = early_horizon(sim);
-	step_on_end(sim);
+	sim_step_on_end(sim);
 	if (sim->q->len == sim->nr_stale)
 		return; /* every thread finished before the warm-up ended: all of it is measured */
 	mem_stats_reset(sim->mem);
@@ -498,20 +490,6 @@ static void warmup_done(struct sim *sim, void *data, uint64_t arg)
 		world_stats_reset(sim->world);
 	for (uint32_t a = 0; a < r->nr_actors; a++)
 		r->actors[a].iterations = 0;
-}
-
-/* world->wake: a parked thread continues at @when. */
-static void wake_thread(void *data, void *thread, simtime_t when)
-{
-	struct sim *sim = data;
-
-	sim->tie |= sim->pending && ra_tie(sim->pending, NULL, when, evq_now(sim->q));
-	evq_push(sim->q, when, thread_step, thread, 0);
-	/* Pushed inside a call's step: that call's next step goes on only before it. */
-	if (sim->world->step_on.until > when)
-		sim->world->step_on.until = when;
-	if (sim->tie)
-		sim->world->step_on.until = 0;
 }
 
 /* May @ev, just popped, be dispatched within the scenario's event and time limits?  If not,
@@ -530,27 +508,6 @@ static bool within_limits(struct sim *sim, const struct event *ev)
 		return true;
 	m->failed = m->limit_reached = true;
 	return false;
-}
-
-static void world_start(struct sim *sim, struct run_result *r)
-{
-	const struct variant *v = sim->v;
-
-	r->prog = v->prog;
-	sim->world = r->world = g_new0(struct world, 1);
-	sim->model_err = &sim->world->model_err.set;
-	world_init(sim->world, v->prog, sim->mem, &v->mc, &v->ents, v->lock_kind,
-		   PERCPU_BASE + PERCPU_QNODE, WORK_BASE);
-	sim->world->stop = runwatch_flag();
-	sim->world->wake = wake_thread;
-	sim->world->step_on = (struct step_on){.count = &sim->q->dispatched,
-						.budget = &sim->budget, .now = &sim->q->now};
-	sim->world->wake_data = sim;
-	sim->world->cpu_shared = sim->cpu_shared;
-	/* `work` and delays stop at the end time; without one, just past the simulated time
-	 * limit, where the run then stops as a limit (no call runs unbounded). */
-	sim->world->end_time = v->end_time ? v->end_time
-			     : sim->max_time < SIMTIME_MAX ? sim->max_time + 1 : 0;
 }
 
 /* run_variant() once, with or without @run_ahead.  Return NULL with *tie set when run-ahead
@@ -581,7 +538,6 @@ static struct run_result *run_once(const struct scenario *sc, uint32_t vi, bool 
 	if (v->prog)
 		world_start(&sim, r);
 	th = threads_start(&sim, r, &nr_threads);
-	step_on_end(&sim); /* (threads_start decides sim.pending) */
 	if (v->warmup)
 		evq_push(sim.q, v->warmup, warmup_done, r, 0);
 	while (!sim_stopped(&sim) && next_event(&sim, &ev) && within_limits(&sim, &ev)) {

@@ -75,8 +75,21 @@ void thread_step(struct sim *sim, void *data, uint64_t arg);
  * from the scenario, so it cannot depend on timing.  Return: an array to g_free. */
 uint8_t *smt_sharing(const struct variant *v);
 
+/* sim_step_on_end - sim->step_on_end from sim->early_end, after it or sim->pending changed:
+ * 0 without run-ahead, and in a run that keeps step times to tell ties (sim->pending: never
+ * one with path calls, whose threads all count as settled, so that a step run on inside a
+ * call needs no ra_step()). */
+static inline void sim_step_on_end(struct sim *sim)
+{
+	sim->step_on_end = sim->run_ahead && !sim->pending ? sim->early_end : 0;
+}
+
+/* world_start - the world of the variant's paths for @sim, kept in @r (run_threads.c). */
+void world_start(struct sim *sim, struct run_result *r);
+
 /* threads_start - one thread per CPU of every actor, each with its first step queued at
- * time 0, in actor order then CPU order; *@nr gets their count.  sim_release frees them. */
+ * time 0, in actor order then CPU order; *@nr gets their count (and sim_step_on_end(), as
+ * sim->pending is decided).  sim_release frees them. */
 struct thread *threads_start(struct sim *sim, struct run_result *r, uint32_t *nr);
 
 /* sim_release - what a run leaves behind but its result: the queue, the @nr threads @th,
