@@ -155,9 +155,8 @@ static uint64_t early_budget(const struct sim *sim, uint64_t d)
 
 /* Form 1 of run-ahead (runahead.h): may the step at @next of a thread whose step just
  * ended run at once, as the event the run loop would dispatch next?  Within early_bounds(),
- * strictly before every queued event, whose first time, *@first, is looked up again only
- * after a push (the queue's count of pushes, *@seq, changed: a waker's): nothing else
- * changes the queue between the steps of thread_step()'s loop.  It then counts as
+ * before every queued event, whose first time, *@first, is looked up again only after a
+ * push (a waker's: *@seq, the queue's count of pushes, changed).  It then counts as
  * dispatched. */
 static inline bool dispatch_next(struct sim *sim, simtime_t next, simtime_t *first,
 				 uint64_t *seq)
@@ -236,9 +235,8 @@ op_done(struct sim *sim, struct thread *t, simtime_t now, simtime_t next, simtim
 }
 
 /* The time before which a path call's next step goes on at once (world.step_on, form 1 of
- * run-ahead: dispatch_next()'s bounds of time, sim->step_on_end, and the queue's first
- * event): the run loop's next event otherwise.  A thread's ptime is read only in cores that
- * run ahead (form 2, raw operations only): a path call's steps leave it as it is. */
+ * run-ahead: sim->step_on_end and the queue's first event).  A thread's ptime is read only
+ * in cores that run ahead (form 2, raw operations only): a call's steps leave it as is. */
 static inline simtime_t step_on_until(const struct sim *sim)
 {
 	simtime_t first;
@@ -437,13 +435,11 @@ static __attribute__((noinline)) void core_steps(struct sim *sim, struct thread 
 }
 
 /* A thread's step: its operation, then its next step is scheduled (core_steps() for a core
- * that may run ahead). */
-void thread_step(struct sim *sim, void *data, uint64_t arg)
+ * that may run ahead).  Inline into the run loop (dispatch()) and thread_step. */
+static inline __attribute__((always_inline)) void thread_run(struct sim *sim, struct thread *t)
 {
-	struct thread *t = data;
 	simtime_t now = evq_now(sim->q), next = 0;
 
-	(void)arg;
 	t->queued = t->live = false;
 	if (sim->pending)
 		ra_pending_del(sim->pending, &t->ra);
@@ -471,6 +467,22 @@ void thread_step(struct sim *sim, void *data, uint64_t arg)
 	}
 	/* pushed by the step run last: a path call's may have gone on (step_on) */
 	schedule(sim, t, next, evq_now(sim->q));
+}
+
+void thread_step(struct sim *sim, void *data, uint64_t arg)
+{
+	(void)arg;
+	thread_run(sim, data);
+}
+
+/* Run the handler of @ev: a thread's step (most events) without the call of thread_step. */
+static inline __attribute__((always_inline)) void dispatch(struct sim *sim,
+							    const struct event *ev)
+{
+	if (ev->fn == thread_step)
+		thread_run(sim, ev->data);
+	else
+		ev->fn(sim, ev->data, ev->arg);
 }
 
 /* The end of the warm-up (end.warmup_us): what happened so far is not measured, as
@@ -541,7 +553,7 @@ static struct run_result *run_once(const struct scenario *sc, uint32_t vi, bool 
 	if (v->warmup)
 		evq_push(sim.q, v->warmup, warmup_done, r, 0);
 	while (!sim_stopped(&sim) && next_event(&sim, &ev) && within_limits(&sim, &ev)) {
-		ev.fn(&sim, ev.data, ev.arg);
+		dispatch(&sim, &ev);
 		/* The host's watch (runwatch.h): a signal stops the run between two events. */
 		if (sim.q->dispatched % RUNWATCH_EVENTS)
 			continue;
