@@ -234,31 +234,20 @@ op_done(struct sim *sim, struct thread *t, simtime_t now, simtime_t next, simtim
 	return true;
 }
 
-/* The time before which a path call's next step goes on at once (world.step_on, form 1 of
- * run-ahead: sim->step_on_end and the queue's first event).  A thread's ptime is read only
- * in cores that run ahead (form 2, raw operations only): a call's steps leave it as is. */
-static inline simtime_t step_on_until(const struct sim *sim)
-{
-	simtime_t first;
-
-	if (!sim->q->len || (first = evq_peek_time(sim->q)) > sim->step_on_end)
-		return sim->step_on_end;
-	return first;
-}
-
 /* A path call's step at @now (thread_op()).  When the call returns, its operation is over
  * at its last step, which world.step_on may have taken past @now (ptask.now). */
 static inline __attribute__((always_inline)) bool
-call_op(struct sim *sim, struct thread *t, const struct op *op, simtime_t now,
-	simtime_t *next_out)
+call_op(struct sim *sim, struct thread *t, simtime_t now, simtime_t *next_out)
 {
 	simtime_t next;
 
 	if (!t->in_call) {
+		const struct op *op = &t->a->ops[t->pc];
+
 		interp_call(&t->pt, (uint32_t)op->call, op->args, now);
 		t->in_call = true;
 	}
-	sim->world->step_on.until = step_on_until(sim);
+	sim->world->step_on.until = sim_step_on_until(sim);
 	next = interp_run(&t->pt, now);
 	if (next == INTERP_PARKED || next == INTERP_STOPPED)
 		return false; /* world->wake reschedules it, or the run is over */
@@ -277,13 +266,15 @@ call_op(struct sim *sim, struct thread *t, const struct op *op, simtime_t now,
 static inline __attribute__((always_inline)) bool
 thread_op(struct sim *sim, struct thread *t, simtime_t now, simtime_t *next_out, bool raw)
 {
-	const struct op *op = &t->a->ops[t->pc];
+	const struct op *op;
 	simtime_t next, d;
 
 	if (!t->ra.settled)
 		ra_step(&t->ra, now); /* only unsettled threads' ties are told (ra_tie) */
-	if (!raw && op->kind == OP_CALL)
-		return call_op(sim, t, op, now, next_out);
+	/* A call's later steps (the most steps that get here) need not look its op up. */
+	if (!raw && (t->in_call || t->a->ops[t->pc].kind == OP_CALL))
+		return call_op(sim, t, now, next_out);
+	op = &t->a->ops[t->pc];
 	if (op->kind == OP_DELAY) {
 		/* Durations are at most SIMTIME_MAX (2^63 - 1), so max - min + 1 fits; the
 		 * stretch and the sum with the clock are checked. */

@@ -84,6 +84,19 @@ static inline void sim_step_on_end(struct sim *sim)
 	sim->step_on_end = sim->run_ahead && !sim->pending ? sim->early_end : 0;
 }
 
+/* sim_step_on_until - the time before which a path call's next step goes on at once
+ * (world.step_on, form 1 of run-ahead: sim->step_on_end and the queue's first event).  A
+ * thread's ptime is read only in cores that run ahead (form 2, raw operations only): a
+ * call's steps leave it as is. */
+static inline simtime_t sim_step_on_until(const struct sim *sim)
+{
+	simtime_t first;
+
+	if (!sim->q->len || (first = evq_peek_time(sim->q)) > sim->step_on_end)
+		return sim->step_on_end;
+	return first;
+}
+
 /* world_start - the world of the variant's paths for @sim, kept in @r (run_threads.c). */
 void world_start(struct sim *sim, struct run_result *r);
 
