@@ -509,17 +509,16 @@ static simtime_t exec_delay(struct ptask *t, const struct pinsn *in, const int64
 }
 
 /* interp_run's steps: run until the thread must wait; return as interp_run does.  A model
- * error, a failure of the memory system or a signal stops the thread at its next step:
- * until then it goes on with the stand-ins the errors leave (interp_int.h), at most
- * INTERP_FREE_INSNS instructions, and what it returns is a time the run, stopped, never
- * reaches.  The first error is the one reported, so its instruction is the one named. */
+ * error, a failure of the memory system or a signal stops the thread at its next step
+ * (interp_run tests that before each): until then it goes on with the stand-ins the errors
+ * leave (interp_int.h), at most INTERP_FREE_INSNS instructions, and what it returns is a
+ * time the run, stopped, never reaches.  The first error is the one reported, so its
+ * instruction is the one named. */
 static simtime_t run_step(struct ptask *t, simtime_t now)
 {
 	const struct machine *mc = t->w->mc;
 	const bool mlp = mc->mlp > 1;
 
-	if (world_stopped(t->w))
-		return INTERP_STOPPED;
 	t->now = now; /* every instruction of the step issues then */
 	for (uint32_t n = 0; n < INTERP_FREE_INSNS; n++) {
 		struct frame *f = t->top;
@@ -574,27 +573,20 @@ static simtime_t run_step(struct ptask *t, simtime_t now)
 	return now + (simtime_t)INTERP_FREE_INSNS * mc->cycle;
 }
 
-/* May the thread's next step, at @next, go on at once (world.step_on)?  Then it counts as
- * the run loop's next event.  Inline: most steps of a call ask, and about half go on. */
-static inline bool step_on(struct world *w, simtime_t next)
-{
-	struct step_on *s = &w->step_on;
-
-	if (next >= s->until || *s->count >= *s->budget || (*w->mem_failed | w->model_err.set))
-		return false;
-	*s->now = next;
-	++*s->count;
-	return true;
-}
-
 simtime_t interp_run(struct ptask *t, simtime_t now)
 {
 	struct world *w = t->w;
 	simtime_t next;
 
 	/* A time (below INTERP_PARKED) is where the run loop's next call of this thread
-	 * would start: when step_on lets it, that call is this loop's next turn. */
-	while ((next = run_step(t, now)) < INTERP_PARKED && step_on(w, next))
+	 * would start: when world_step_on() lets it, that call is this loop's next turn; it
+	 * tested the failures of world_stopped(): only a signal is left to test. */
+	if (world_stopped(w))
+		return INTERP_STOPPED;
+	while ((next = run_step(t, now)) < INTERP_PARKED && world_step_on(w, next)) {
+		if (*w->stop)
+			return INTERP_STOPPED;
 		now = next;
+	}
 	return next;
 }

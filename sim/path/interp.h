@@ -281,6 +281,20 @@ static inline bool world_stopped(const struct world *w)
 	return *w->mem_failed | w->model_err.set | (*w->stop != 0);
 }
 
+/* world_step_on - may a thread's next step, at @next, go on at once (world.step_on)?  Then
+ * it counts as the run loop's next event.  Inline: most steps of a call ask (interp_run),
+ * and about half go on. */
+static inline bool world_step_on(struct world *w, simtime_t next)
+{
+	struct step_on *s = &w->step_on;
+
+	if (next >= s->until || *s->count >= *s->budget || (*w->mem_failed | w->model_err.set))
+		return false;
+	*s->now = next;
+	++*s->count;
+	return true;
+}
+
 /* samples_percentile - the @pct-th percentile (0-100) of @s (sorts it). */
 uint64_t samples_percentile(struct samples *s, unsigned pct);
 
