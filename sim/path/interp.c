@@ -120,13 +120,6 @@ void interp_call(struct ptask *t, uint32_t path, const int64_t *args, simtime_t 
 	push_frame(t, path, -1, DIR_NONE, now);
 }
 
-/* The loads @t may keep in flight: the machine's mlp is per core (the L1 fill buffers), and
- * SMT threads that all run share it competitively, so each gets its share (at least one). */
-static uint32_t thread_mlp(const struct ptask *t)
-{
-	return t->w->cpu_shared && t->w->cpu_shared[t->cpu] ? t->mlp_shared : t->w->mc->mlp;
-}
-
 /* A load under memory-level parallelism: its data arrives at @done; the thread goes on when
  * a slot is free.  The loads in flight are a run in completion order: the ones done by now
  * leave at its head, where the one a load waits for when every slot is taken is too, and a
@@ -142,8 +135,7 @@ load_slot(struct ptask *t, simtime_t now, simtime_t done)
 
 	while (h < e && q[h] <= now)
 		h++;
-	/* (its share is at most the machine's mlp: fewer loads leave a slot either way) */
-	if (e - h >= t->mlp_shared && e - h == thread_mlp(t)) {
+	if (e - h == t->mlp_slots) {
 		if (q[h] > next)
 			next = q[h];
 		q[h++] = now; /* it leaves: the time before the run */

@@ -171,7 +171,8 @@ struct world {
 	struct ptask **parked; /* threads waiting for a line to be written */
 	uint32_t nr_parked, cap_parked;
 	uint64_t *work_cursor;  /* per cpu */
-	const uint8_t *cpu_shared; /* per CPU: its core's SMT threads all run (run.c), or NULL */
+	const uint8_t *cpu_shared; /* per CPU: its core's SMT threads all run (run.c), or NULL;
+				    * set before pthread_init() */
 	simtime_t end_time;     /* the run's end time (0: none): `work` stops there */
 	struct c2c_err model_err; /* set: a run-time model error stopped the run */
 };
@@ -244,7 +245,9 @@ struct ptask {
 	 * nr_inflight), after an entry at or before the thread's clock (interp.c: load_slot) */
 	simtime_t inflight[INTERP_INFLIGHT];
 	uint32_t inflight_head, nr_inflight;
-	uint32_t mlp_shared;     /* its loads in flight while its core's SMT threads all run */
+	uint32_t mlp_slots;      /* its loads in flight at most: the machine's mlp, or its share
+				  * while its core's SMT threads all run (world.cpu_shared, set
+				  * before the threads: pthread_init decides) */
 };
 
 #define INTERP_DONE UINT64_MAX    /* the top-level call returned */
