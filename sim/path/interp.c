@@ -8,6 +8,10 @@
 
 #include "path/interp_addr.h"
 
+/* The sources of a remote fetch (enum ld_src), one bit each. */
+#define REMOTE_SRCS (1u << SRC_HITM_RMT | 1u << SRC_RMT_HIT | 1u << SRC_DRAM_RMT)
+_Static_assert(SRC_COUNT <= 32, "REMOTE_SRCS has a bit per source");
+
 /* A memory access by the thread: time, and for top-level calls, lines and remote fetches.
  * Inlined into exec_mem, the access of most instructions; it_access for the others. */
 static inline __attribute__((always_inline)) simtime_t
@@ -21,9 +25,8 @@ thread_access(struct ptask *t, uint64_t addr, uint32_t size, enum mem_op op, uin
 
 	if (idx != DIR_NONE)
 		it_line_first(t, idx);
-	if (m->last_src == SRC_HITM_RMT || m->last_src == SRC_RMT_HIT ||
-	    m->last_src == SRC_DRAM_RMT)
-		t->call_remote++;
+	/* A remote fetch: one bit per source, as no branch (last_src is an enum ld_src) */
+	t->call_remote += REMOTE_SRCS >> (m->last_src & 31) & 1;
 	return next;
 }
 
