@@ -440,8 +440,6 @@ static simtime_t exec_free(struct ptask *t, const struct pinsn *in, struct frame
 {
 	int64_t *loc = f->locals;
 
-	if (in->walk_mem)
-		return it_walk(t, in, f, now);
 	switch (in->op) {
 	case P_SET:
 		loc[in->dst] = it_val(t, &in->av, loc);
@@ -458,10 +456,14 @@ static simtime_t exec_free(struct ptask *t, const struct pinsn *in, struct frame
 		f->ip = v ? in + 1 : f->code + in->target;
 		return now;
 	}
-	case P_FOR_INIT:
+	case P_FOR_INIT: /* (only loops have walk_mem: the other instructions need no test) */
+		if (in->walk_mem)
+			return it_walk(t, in, f, now);
 		it_for_init(t, in, loc);
 		break;
 	case P_FOR_NEXT:
+		if (in->walk_mem)
+			return it_walk(t, in, f, now);
 		f->ip = exec_for_next(t, in, loc) ? in + 1 : f->code + in->target;
 		return now;
 	case P_CALL:
