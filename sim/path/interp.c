@@ -440,22 +440,10 @@ static simtime_t exec_free(struct ptask *t, const struct pinsn *in, struct frame
 {
 	int64_t *loc = f->locals;
 
-	switch (in->op) {
-	case P_SET:
-		loc[in->dst] = it_val(t, &in->av, loc);
-		break;
+	switch (in->op) { /* (P_SET and P_JUMP_IF_NOT: run_step's own) */
 	case P_JUMP:
 		f->ip = f->code + in->target;
 		return now;
-	case P_JUMP_IF_NOT: {
-		/* Most conditions are `x OP C` (n < BATCH): that one without it_val_op's call. */
-		const struct operand *c = &in->av;
-		int64_t v = c->kind == OPND_LOC_CONST ? expr_binop_apply(c->bop, loc[c->x], c->v)
-						      : it_val(t, c, loc);
-
-		f->ip = v ? in + 1 : f->code + in->target;
-		return now;
-	}
 	case P_FOR_INIT: /* (only loops have walk_mem: the other instructions need no test) */
 		if (in->walk_mem)
 			return it_walk(t, in, f, now);
@@ -505,6 +493,20 @@ static simtime_t exec_delay(struct ptask *t, const struct pinsn *in, const int64
 	return INTERP_STOPPED;
 }
 
+/* The instructions that take time but access no memory of their own (or stream: work). */
+static simtime_t exec_timed(struct ptask *t, const struct pinsn *in, int64_t *loc,
+			    simtime_t now)
+{
+	switch (in->op) {
+	case P_IRQ: /* pushf; pop; cli or sti: a few cycles, a machine parameter. */
+		return now + (in->kind ? t->w->mc->irq_on : t->w->mc->irq_off);
+	case P_DELAY:
+		return exec_delay(t, in, loc, now);
+	default:
+		return exec_work(t, in, loc, now);
+	}
+}
+
 /* interp_run's steps: run until the thread must wait; return as interp_run does.  A model
  * error, a failure of the memory system or a signal stops the thread at its next step
  * (interp_run tests that before each): until then it goes on with the stand-ins the errors
@@ -535,15 +537,17 @@ static simtime_t run_step(struct ptask *t, simtime_t now)
 			next = exec_mem(t, in, f->locals, now);
 			break;
 		case P_IRQ:
-			/* pushf; pop; cli or sti: a few cycles, a machine parameter. */
-			next = now + (in->kind ? mc->irq_on : mc->irq_off);
-			break;
 		case P_DELAY:
-			next = exec_delay(t, in, f->locals, now);
-			break;
 		case P_WORK:
-			next = exec_work(t, in, f->locals, now);
+			next = exec_timed(t, in, f->locals, now);
 			break;
+		case P_SET: /* the commonest free instructions, without exec_free's dispatch */
+			f->locals[in->dst] = it_val(t, &in->av, f->locals);
+			f->ip++;
+			continue;
+		case P_JUMP_IF_NOT:
+			f->ip = it_cond(t, &in->av, f->locals) ? in + 1 : f->code + in->target;
+			continue;
 		case P_LOCK:
 		case P_UNLOCK:
 		case P_TRYLOCK:
