@@ -524,7 +524,8 @@ static simtime_t run_step(struct ptask *t, simtime_t now)
 		const struct pinsn *in = f->ip;
 		simtime_t next, ready = 0;
 
-		if (mlp && f->ready_max > now && (next = scoreboard(t, in, f, now, &ready)))
+		/* (with mlp 1 no local gets a time: ready_max stays 0, as no test of mlp) */
+		if (f->ready_max > now && (next = scoreboard(t, in, f, now, &ready)))
 			return next; /* re-run this instruction when its operands are there */
 		switch (in->op) {
 		case P_LOAD:
