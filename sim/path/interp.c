@@ -8,6 +8,10 @@
 
 #include "path/interp_addr.h"
 
+/* The sources of a remote fetch (enum ld_src), one bit each. */
+#define REMOTE_SRCS (1u << SRC_HITM_RMT | 1u << SRC_RMT_HIT | 1u << SRC_DRAM_RMT)
+_Static_assert(SRC_COUNT <= 32, "REMOTE_SRCS has a bit per source");
+
 /* A memory access by the thread: time, and for top-level calls, lines and remote fetches.
  * Inlined into exec_mem, the access of most instructions; it_access for the others. */
 static inline __attribute__((always_inline)) simtime_t
@@ -21,9 +25,8 @@ thread_access(struct ptask *t, uint64_t addr, uint32_t size, enum mem_op op, uin
 
 	if (idx != DIR_NONE)
 		it_line_first(t, idx);
-	if (m->last_src == SRC_HITM_RMT || m->last_src == SRC_RMT_HIT ||
-	    m->last_src == SRC_DRAM_RMT)
-		t->call_remote++;
+	/* A remote fetch: one bit per source, as no branch (last_src is an enum ld_src) */
+	t->call_remote += REMOTE_SRCS >> (m->last_src & 31) & 1;
 	return next;
 }
 
@@ -120,13 +123,6 @@ void interp_call(struct ptask *t, uint32_t path, const int64_t *args, simtime_t 
 	push_frame(t, path, -1, DIR_NONE, now);
 }
 
-/* The loads @t may keep in flight: the machine's mlp is per core (the L1 fill buffers), and
- * SMT threads that all run share it competitively, so each gets its share (at least one). */
-static uint32_t thread_mlp(const struct ptask *t)
-{
-	return t->w->cpu_shared && t->w->cpu_shared[t->cpu] ? t->mlp_shared : t->w->mc->mlp;
-}
-
 /* A load under memory-level parallelism: its data arrives at @done; the thread goes on when
  * a slot is free.  The loads in flight are a run in completion order: the ones done by now
  * leave at its head, where the one a load waits for when every slot is taken is too, and a
@@ -142,8 +138,7 @@ load_slot(struct ptask *t, simtime_t now, simtime_t done)
 
 	while (h < e && q[h] <= now)
 		h++;
-	/* (its share is at most the machine's mlp: fewer loads leave a slot either way) */
-	if (e - h >= t->mlp_shared && e - h == thread_mlp(t)) {
+	if (e - h == t->mlp_slots) {
 		if (q[h] > next)
 			next = q[h];
 		q[h++] = now; /* it leaves: the time before the run */
@@ -445,28 +440,18 @@ static simtime_t exec_free(struct ptask *t, const struct pinsn *in, struct frame
 {
 	int64_t *loc = f->locals;
 
-	if (in->walk_mem)
-		return it_walk(t, in, f, now);
-	switch (in->op) {
-	case P_SET:
-		loc[in->dst] = it_val(t, &in->av, loc);
-		break;
+	switch (in->op) { /* (P_SET and P_JUMP_IF_NOT: run_step's own) */
 	case P_JUMP:
 		f->ip = f->code + in->target;
 		return now;
-	case P_JUMP_IF_NOT: {
-		/* Most conditions are `x OP C` (n < BATCH): that one without it_val_op's call. */
-		const struct operand *c = &in->av;
-		int64_t v = c->kind == OPND_LOC_CONST ? expr_binop_apply(c->bop, loc[c->x], c->v)
-						      : it_val(t, c, loc);
-
-		f->ip = v ? in + 1 : f->code + in->target;
-		return now;
-	}
-	case P_FOR_INIT:
+	case P_FOR_INIT: /* (only loops have walk_mem: the other instructions need no test) */
+		if (in->walk_mem)
+			return it_walk(t, in, f, now);
 		it_for_init(t, in, loc);
 		break;
 	case P_FOR_NEXT:
+		if (in->walk_mem)
+			return it_walk(t, in, f, now);
 		f->ip = exec_for_next(t, in, loc) ? in + 1 : f->code + in->target;
 		return now;
 	case P_CALL:
@@ -508,25 +493,39 @@ static simtime_t exec_delay(struct ptask *t, const struct pinsn *in, const int64
 	return INTERP_STOPPED;
 }
 
+/* The instructions that take time but access no memory of their own (or stream: work). */
+static simtime_t exec_timed(struct ptask *t, const struct pinsn *in, int64_t *loc,
+			    simtime_t now)
+{
+	switch (in->op) {
+	case P_IRQ: /* pushf; pop; cli or sti: a few cycles, a machine parameter. */
+		return now + (in->kind ? t->w->mc->irq_on : t->w->mc->irq_off);
+	case P_DELAY:
+		return exec_delay(t, in, loc, now);
+	default:
+		return exec_work(t, in, loc, now);
+	}
+}
+
 /* interp_run's steps: run until the thread must wait; return as interp_run does.  A model
- * error, a failure of the memory system or a signal stops the thread at its next step:
- * until then it goes on with the stand-ins the errors leave (interp_int.h), at most
- * INTERP_FREE_INSNS instructions, and what it returns is a time the run, stopped, never
- * reaches.  The first error is the one reported, so its instruction is the one named. */
+ * error, a failure of the memory system or a signal stops the thread at its next step
+ * (interp_run tests that before each): until then it goes on with the stand-ins the errors
+ * leave (interp_int.h), at most INTERP_FREE_INSNS instructions, and what it returns is a
+ * time the run, stopped, never reaches.  The first error is the one reported, so its
+ * instruction is the one named. */
 static simtime_t run_step(struct ptask *t, simtime_t now)
 {
 	const struct machine *mc = t->w->mc;
 	const bool mlp = mc->mlp > 1;
 
-	if (world_stopped(t->w))
-		return INTERP_STOPPED;
 	t->now = now; /* every instruction of the step issues then */
 	for (uint32_t n = 0; n < INTERP_FREE_INSNS; n++) {
 		struct frame *f = t->top;
 		const struct pinsn *in = f->ip;
 		simtime_t next, ready = 0;
 
-		if (mlp && f->ready_max > now && (next = scoreboard(t, in, f, now, &ready)))
+		/* (with mlp 1 no local gets a time: ready_max stays 0, as no test of mlp) */
+		if (f->ready_max > now && (next = scoreboard(t, in, f, now, &ready)))
 			return next; /* re-run this instruction when its operands are there */
 		switch (in->op) {
 		case P_LOAD:
@@ -539,15 +538,17 @@ static simtime_t run_step(struct ptask *t, simtime_t now)
 			next = exec_mem(t, in, f->locals, now);
 			break;
 		case P_IRQ:
-			/* pushf; pop; cli or sti: a few cycles, a machine parameter. */
-			next = now + (in->kind ? mc->irq_on : mc->irq_off);
-			break;
 		case P_DELAY:
-			next = exec_delay(t, in, f->locals, now);
-			break;
 		case P_WORK:
-			next = exec_work(t, in, f->locals, now);
+			next = exec_timed(t, in, f->locals, now);
 			break;
+		case P_SET: /* the commonest free instructions, without exec_free's dispatch */
+			f->locals[in->dst] = it_val(t, &in->av, f->locals);
+			f->ip++;
+			continue;
+		case P_JUMP_IF_NOT:
+			f->ip = it_cond(t, &in->av, f->locals) ? in + 1 : f->code + in->target;
+			continue;
 		case P_LOCK:
 		case P_UNLOCK:
 		case P_TRYLOCK:
@@ -579,10 +580,15 @@ simtime_t interp_run(struct ptask *t, simtime_t now)
 	struct world *w = t->w;
 	simtime_t next;
 
-	/* A time (below INTERP_PARKED) is where the run loop's next call of this thread would
-	 * start: when step_on lets it, that call is this loop's next turn. */
-	while ((next = run_step(t, now)) < INTERP_PARKED && w->step_on &&
-	       w->step_on(w->wake_data, t->owner, next))
+	/* A time (below INTERP_PARKED) is where the run loop's next call of this thread
+	 * would start: when world_step_on() lets it, that call is this loop's next turn; it
+	 * tested the failures of world_stopped(): only a signal is left to test. */
+	if (world_stopped(w))
+		return INTERP_STOPPED;
+	while ((next = run_step(t, now)) < INTERP_PARKED && world_step_on(w, next)) {
+		if (*w->stop)
+			return INTERP_STOPPED;
 		now = next;
+	}
 	return next;
 }

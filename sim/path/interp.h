@@ -127,6 +127,16 @@ struct counterstat {
 	uint64_t reads, max_abs_error;
 };
 
+/* What a thread's step needs to go on at once, as the run loop's next event (world.step_on):
+ * @until is the earliest of the queued events' times and the run's bounds of time (the end
+ * time, the limits, the warm-up's end), kept by the run loop as events are pushed. */
+struct step_on {
+	simtime_t until;
+	uint64_t *count;        /* the queue's dispatched events */
+	const uint64_t *budget; /* no step goes on once count reaches it */
+	simtime_t *now;         /* the queue's time */
+};
+
 struct world {
 	/* Set when a signal asks the run to stop (scenario/runwatch.h; world_init points it at
 	 * a flag never set): a call that runs long stops at its next step (run_step: at most
@@ -152,15 +162,17 @@ struct world {
 	/* parked threads per watched line (indexes into waiters) */
 	void (*wake)(void *data, void *thread, simtime_t when);
 	void *wake_data;
-	/* step_on(wake_data, thread, next): the thread's step returns, to go on at @next; may
-	 * it go on at once, as the step the run loop would dispatch next (it then counts as
-	 * dispatched)?  NULL: never.  interp_run asks before it returns a time, so a thread
-	 * ahead of every other event runs on without a trip through the run loop. */
-	bool (*step_on)(void *data, void *thread, simtime_t next);
+	/* Form 1 of run-ahead inside a call (scenario/runahead.h), answered without a call:
+	 * interp_run's next step, due at a time before step_on.until, goes on at once as the
+	 * event the run loop would dispatch next, while fewer than *budget events are
+	 * dispatched and the run has not failed; it then counts as dispatched, in *count, and
+	 * sets the queue's clock, *now.  The run loop sets it (until: 0 never). */
+	struct step_on step_on;
 	struct ptask **parked; /* threads waiting for a line to be written */
 	uint32_t nr_parked, cap_parked;
 	uint64_t *work_cursor;  /* per cpu */
-	const uint8_t *cpu_shared; /* per CPU: its core's SMT threads all run (run.c), or NULL */
+	const uint8_t *cpu_shared; /* per CPU: its core's SMT threads all run (run.c), or NULL;
+				    * set before pthread_init() */
 	simtime_t end_time;     /* the run's end time (0: none): `work` stops there */
 	struct c2c_err model_err; /* set: a run-time model error stopped the run */
 };
@@ -233,7 +245,9 @@ struct ptask {
 	 * nr_inflight), after an entry at or before the thread's clock (interp.c: load_slot) */
 	simtime_t inflight[INTERP_INFLIGHT];
 	uint32_t inflight_head, nr_inflight;
-	uint32_t mlp_shared;     /* its loads in flight while its core's SMT threads all run */
+	uint32_t mlp_slots;      /* its loads in flight at most: the machine's mlp, or its share
+				  * while its core's SMT threads all run (world.cpu_shared, set
+				  * before the threads: pthread_init decides) */
 };
 
 #define INTERP_DONE UINT64_MAX    /* the top-level call returned */
@@ -268,6 +282,20 @@ static inline bool world_stopped(const struct world *w)
 {
 	/* Three flags that are all clear in every run until the end: no branch for each. */
 	return *w->mem_failed | w->model_err.set | (*w->stop != 0);
+}
+
+/* world_step_on - may a thread's next step, at @next, go on at once (world.step_on)?  Then
+ * it counts as the run loop's next event.  Inline: most steps of a call ask (interp_run),
+ * and about half go on. */
+static inline bool world_step_on(struct world *w, simtime_t next)
+{
+	struct step_on *s = &w->step_on;
+
+	if (next >= s->until || *s->count >= *s->budget || (*w->mem_failed | w->model_err.set))
+		return false;
+	*s->now = next;
+	++*s->count;
+	return true;
 }
 
 /* samples_percentile - the @pct-th percentile (0-100) of @s (sorts it). */

@@ -88,6 +88,14 @@ static inline int64_t it_val(struct ptask *t, const struct operand *o, const int
 	}
 }
 
+/* it_cond - a branch's condition @c (P_JUMP_IF_NOT): most are `x OP C` (n < BATCH), that
+ * one without it_val_op's call. */
+static inline int64_t it_cond(struct ptask *t, const struct operand *c, const int64_t *loc)
+{
+	return c->kind == OPND_LOC_CONST ? expr_binop_apply(c->bop, loc[c->x], c->v)
+					 : it_val(t, c, loc);
+}
+
 /* it_model_error - stop the run with a model error at instruction @in of the running path
  * (see interp.h for the message).  Only the first error is kept. */
 void it_model_error(struct ptask *t, const struct pinsn *in, const char *fmt, ...)

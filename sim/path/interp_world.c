@@ -92,9 +92,10 @@ void pthread_init(struct ptask *t, struct world *w, void *owner, int cpu)
 	t->cpu = cpu;
 	t->park_line = DIR_NONE;
 	t->inflight_head = 1; /* after inflight[0], 0 */
-	t->mlp_shared = (uint32_t)w->mc->mlp;
-	if (w->mc->smt > 1)
-		t->mlp_shared = w->mc->mlp / w->mc->smt ? (uint32_t)(w->mc->mlp / w->mc->smt) : 1;
+	/* The slots are the core's: SMT threads that all run share them, each at least one. */
+	t->mlp_slots = (uint32_t)w->mc->mlp;
+	if (w->mc->smt > 1 && w->cpu_shared && w->cpu_shared[cpu])
+		t->mlp_slots = w->mc->mlp / w->mc->smt ? (uint32_t)(w->mc->mlp / w->mc->smt) : 1;
 	t->builtins[EB_NR_CPUS] = w->mc->nr_cpus;
 	t->builtins[EB_NR_NODES] = w->mc->numa_nodes;
 	t->builtins[EB_CPU] = cpu;

@@ -48,7 +48,7 @@ static bool sim_stopped(const struct sim *sim)
 /* Is @when at or past the end time?  Then the thread is cut there. */
 static bool past_end(struct sim *sim, simtime_t when)
 {
-	if (!sim->v->end_time || when < sim->v->end_time)
+	if (when < sim->end_at)
 		return false;
 	sim->cut = true;
 	return true;
@@ -111,7 +111,8 @@ schedule(struct sim *sim, struct thread *t, simtime_t next, simtime_t pusher)
 	t->ra.pusher = pusher;
 	if (t->priv)
 		thread_settled(sim, t);
-	sim->tie |= sim->pending && ra_tie(sim->pending, &t->ra, next, pusher);
+	if (sim->pending)
+		sim->tie |= ra_tie(sim->pending, &t->ra, next, pusher);
 	if (h)
 		evq_push_from(sim->q, sim->held_time, sim->held_pusher, thread_step, h, h->gen);
 	sim->held = t;
@@ -154,10 +155,23 @@ static uint64_t early_budget(const struct sim *sim, uint64_t d)
 
 /* Form 1 of run-ahead (runahead.h): may the step at @next of a thread whose step just
  * ended run at once, as the event the run loop would dispatch next?  Within early_bounds(),
- * strictly before every queued event.  It then counts as dispatched. */
-static inline bool dispatch_now(struct sim *sim, simtime_t next)
+ * before every queued event, whose first time, *@first, is looked up again only after a
+ * push (a waker's: *@seq, the queue's count of pushes, changed).  It then counts as
+ * dispatched. */
+static inline bool dispatch_next(struct sim *sim, simtime_t next, simtime_t *first,
+				 uint64_t *seq)
 {
-	return early_bounds(sim, next) && evq_dispatch_first(sim->q, next);
+	struct evq *q = sim->q;
+
+	if (*seq != q->next_seq) {
+		*seq = q->next_seq;
+		*first = q->len ? evq_peek_time(q) : UINT64_MAX;
+	}
+	if (next >= *first || !early_bounds(sim, next))
+		return false;
+	q->now = next;
+	q->dispatched++;
+	return true;
 }
 
 /* May @t's next step, at @next, run now, ahead of queued events (runahead.h)?  Within
@@ -221,17 +235,19 @@ op_done(struct sim *sim, struct thread *t, simtime_t now, simtime_t next, simtim
 }
 
 /* A path call's step at @now (thread_op()).  When the call returns, its operation is over
- * at its last step, which world->step_on may have taken past @now (ptask.now). */
+ * at its last step, which world.step_on may have taken past @now (ptask.now). */
 static inline __attribute__((always_inline)) bool
-call_op(struct sim *sim, struct thread *t, const struct op *op, simtime_t now,
-	simtime_t *next_out)
+call_op(struct sim *sim, struct thread *t, simtime_t now, simtime_t *next_out)
 {
 	simtime_t next;
 
 	if (!t->in_call) {
+		const struct op *op = &t->a->ops[t->pc];
+
 		interp_call(&t->pt, (uint32_t)op->call, op->args, now);
 		t->in_call = true;
 	}
+	sim->world->step_on.until = sim_step_on_until(sim);
 	next = interp_run(&t->pt, now);
 	if (next == INTERP_PARKED || next == INTERP_STOPPED)
 		return false; /* world->wake reschedules it, or the run is over */
@@ -250,13 +266,15 @@ call_op(struct sim *sim, struct thread *t, const struct op *op, simtime_t now,
 static inline __attribute__((always_inline)) bool
 thread_op(struct sim *sim, struct thread *t, simtime_t now, simtime_t *next_out, bool raw)
 {
-	const struct op *op = &t->a->ops[t->pc];
+	const struct op *op;
 	simtime_t next, d;
 
 	if (!t->ra.settled)
 		ra_step(&t->ra, now); /* only unsettled threads' ties are told (ra_tie) */
-	if (!raw && op->kind == OP_CALL)
-		return call_op(sim, t, op, now, next_out);
+	/* A call's later steps (the most steps that get here) need not look its op up. */
+	if (!raw && (t->in_call || t->a->ops[t->pc].kind == OP_CALL))
+		return call_op(sim, t, now, next_out);
+	op = &t->a->ops[t->pc];
 	if (op->kind == OP_DELAY) {
 		/* Durations are at most SIMTIME_MAX (2^63 - 1), so max - min + 1 fits; the
 		 * stretch and the sum with the clock are checked. */
@@ -408,13 +426,11 @@ static __attribute__((noinline)) void core_steps(struct sim *sim, struct thread 
 }
 
 /* A thread's step: its operation, then its next step is scheduled (core_steps() for a core
- * that may run ahead). */
-void thread_step(struct sim *sim, void *data, uint64_t arg)
+ * that may run ahead).  Inline into the run loop (dispatch()) and thread_step. */
+static inline __attribute__((always_inline)) void thread_run(struct sim *sim, struct thread *t)
 {
-	struct thread *t = data;
 	simtime_t now = evq_now(sim->q), next = 0;
 
-	(void)arg;
 	t->queued = t->live = false;
 	if (sim->pending)
 		ra_pending_del(sim->pending, &t->ra);
@@ -425,15 +441,39 @@ void thread_step(struct sim *sim, void *data, uint64_t arg)
 		core_steps(sim, t, now);
 		return;
 	}
-	/* Its next steps run at once while each comes first (a path call's: step_on). */
-	while (thread_op(sim, t, now, &next, false)) {
-		if (t->in_call || !sim->run_ahead || !dispatch_now(sim, next)) {
-			/* pushed by the step run last: a path call's may have gone on (step_on) */
-			schedule(sim, t, next, evq_now(sim->q));
-			return;
+	if (!thread_op(sim, t, now, &next, false))
+		return;
+	if (!t->in_call && sim->run_ahead) {
+		simtime_t first = 0;
+		uint64_t seq = 0; /* no first time yet (dispatch_next): the queue has had a push */
+
+		/* Its next steps run at once while each comes first (a path call's: step_on). */
+		while (dispatch_next(sim, next, &first, &seq)) {
+			now = t->ptime = next;
+			if (!thread_op(sim, t, now, &next, false))
+				return;
+			if (t->in_call)
+				break;
 		}
-		now = t->ptime = next;
 	}
+	/* pushed by the step run last: a path call's may have gone on (step_on) */
+	schedule(sim, t, next, evq_now(sim->q));
+}
+
+void thread_step(struct sim *sim, void *data, uint64_t arg)
+{
+	(void)arg;
+	thread_run(sim, data);
+}
+
+/* Run the handler of @ev: a thread's step (most events) without the call of thread_step. */
+static inline __attribute__((always_inline)) void dispatch(struct sim *sim,
+							    const struct event *ev)
+{
+	if (ev->fn == thread_step)
+		thread_run(sim, ev->data);
+	else
+		ev->fn(sim, ev->data, ev->arg);
 }
 
 /* The end of the warm-up (end.warmup_us): what happened so far is not measured, as
@@ -445,6 +485,7 @@ static void warmup_done(struct sim *sim, void *data, uint64_t arg)
 	(void)arg;
 	sim->warm_pending = false;
 	sim->early_end = early_horizon(sim);
+	sim_step_on_end(sim);
 	if (sim->q->len == sim->nr_stale)
 		return; /* every thread finished before the warm-up ended: all of it is measured */
 	mem_stats_reset(sim->mem);
@@ -452,33 +493,6 @@ static void warmup_done(struct sim *sim, void *data, uint64_t arg)
 		world_stats_reset(sim->world);
 	for (uint32_t a = 0; a < r->nr_actors; a++)
 		r->actors[a].iterations = 0;
-}
-
-/* world->wake: a parked thread continues at @when. */
-static void wake_thread(void *data, void *thread, simtime_t when)
-{
-	struct sim *sim = data;
-
-	sim->tie |= sim->pending && ra_tie(sim->pending, NULL, when, evq_now(sim->q));
-	evq_push(sim->q, when, thread_step, thread, 0);
-}
-
-/* world->step_on (a run with run-ahead): @thread's step, a path call, returns with its next
- * step at @next.  May that step run at once?  Exactly when schedule() would keep it out of
- * the queue (form 1 of run-ahead) and the run loop would dispatch it next: early_bounds()
- * (its warm-up bound is there only while the warm-up's event is queued, which refuses such
- * a step anyway).  It then counts as dispatched, its time recorded as thread_op() does. */
-static bool step_on(void *data, void *thread, simtime_t next)
-{
-	struct sim *sim = data;
-	struct thread *t = thread;
-
-	if (t->priv || !dispatch_now(sim, next))
-		return false;
-	t->ptime = next;
-	if (!t->ra.settled)
-		ra_step(&t->ra, next);
-	return true;
 }
 
 /* May @ev, just popped, be dispatched within the scenario's event and time limits?  If not,
@@ -499,26 +513,6 @@ static bool within_limits(struct sim *sim, const struct event *ev)
 	return false;
 }
 
-static void world_start(struct sim *sim, struct run_result *r)
-{
-	const struct variant *v = sim->v;
-
-	r->prog = v->prog;
-	sim->world = r->world = g_new0(struct world, 1);
-	sim->model_err = &sim->world->model_err.set;
-	world_init(sim->world, v->prog, sim->mem, &v->mc, &v->ents, v->lock_kind,
-		   PERCPU_BASE + PERCPU_QNODE, WORK_BASE);
-	sim->world->stop = runwatch_flag();
-	sim->world->wake = wake_thread;
-	sim->world->step_on = sim->run_ahead ? step_on : NULL;
-	sim->world->wake_data = sim;
-	sim->world->cpu_shared = sim->cpu_shared;
-	/* `work` and delays stop at the end time; without one, just past the simulated time
-	 * limit, where the run then stops as a limit (no call runs unbounded). */
-	sim->world->end_time = v->end_time ? v->end_time
-			     : sim->max_time < SIMTIME_MAX ? sim->max_time + 1 : 0;
-}
-
 /* run_variant() once, with or without @run_ahead.  Return NULL with *tie set when run-ahead
  * met a tie it cannot order (runahead.h): nothing of that run is kept. */
 static struct run_result *run_once(const struct scenario *sc, uint32_t vi, bool check,
@@ -528,6 +522,7 @@ static struct run_result *run_once(const struct scenario *sc, uint32_t vi, bool 
 	struct run_result *r = g_new0(struct run_result, 1);
 	struct sim sim = {.q = evq_new(), .v = v, .lim = &sc->limits,
 			  .max_time = limits_time_ps(&sc->limits), .run_ahead = run_ahead,
+			  .end_at = v->end_time ? v->end_time : UINT64_MAX,
 			  .model_err = &(const bool){false},
 			  .warm_pending = v->warmup != 0};
 	uint32_t nr_threads;
@@ -549,7 +544,7 @@ static struct run_result *run_once(const struct scenario *sc, uint32_t vi, bool 
 	if (v->warmup)
 		evq_push(sim.q, v->warmup, warmup_done, r, 0);
 	while (!sim_stopped(&sim) && next_event(&sim, &ev) && within_limits(&sim, &ev)) {
-		ev.fn(&sim, ev.data, ev.arg);
+		dispatch(&sim, &ev);
 		/* The host's watch (runwatch.h): a signal stops the run between two events. */
 		if (sim.q->dispatched % RUNWATCH_EVENTS)
 			continue;

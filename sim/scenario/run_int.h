@@ -51,13 +51,17 @@ struct sim {
 	struct c2c_err clock_err; /* set: the clock would pass SIMTIME_MAX (run stopped) */
 	const struct c2c_limits *lim;
 	simtime_t max_time;  /* lim->time_us in ps */
-	bool run_ahead;      /* a step earlier than the whole queue skips it (dispatch_now()) */
+	bool run_ahead;      /* a step earlier than the whole queue skips it (dispatch_next()) */
 	struct thread *held; /* the thread of the push that waits for the next pop, or NULL */
 	simtime_t held_time, held_pusher; /* that push's time and pusher (schedule()) */
 	struct ra_pending *pending; /* queued steps that steps run ahead pushed, or NULL */
 	bool tie;            /* a tie run-ahead cannot order as the queue would: run again */
 	bool warm_pending;   /* the warm-up's end is still queued */
 	simtime_t early_end; /* run_early() runs no step at or past it (early_horizon()) */
+	simtime_t step_on_end; /* nor a path call's step (world.step_on): early_end, or 0 when
+				* no step of a call runs on (no run-ahead, or step times kept) */
+	simtime_t end_at;    /* the end time, UINT64_MAX without one (past every step's time:
+			      * INTERP_DONE, the largest, is never one) */
 	uint64_t budget;     /* nor one once this many events are dispatched (early_budget()) */
 	uint64_t nr_stale;   /* queued events of steps run ahead (skipped, uncounted) */
 	uint64_t *core_seq;  /* per core: pushes of its threads' steps (thread.lseq) */
@@ -71,8 +75,34 @@ void thread_step(struct sim *sim, void *data, uint64_t arg);
  * from the scenario, so it cannot depend on timing.  Return: an array to g_free. */
 uint8_t *smt_sharing(const struct variant *v);
 
+/* sim_step_on_end - sim->step_on_end from sim->early_end, after it or sim->pending changed:
+ * 0 without run-ahead, and in a run that keeps step times to tell ties (sim->pending: never
+ * one with path calls, whose threads all count as settled, so that a step run on inside a
+ * call needs no ra_step()). */
+static inline void sim_step_on_end(struct sim *sim)
+{
+	sim->step_on_end = sim->run_ahead && !sim->pending ? sim->early_end : 0;
+}
+
+/* sim_step_on_until - the time before which a path call's next step goes on at once
+ * (world.step_on, form 1 of run-ahead: sim->step_on_end and the queue's first event).  A
+ * thread's ptime is read only in cores that run ahead (form 2, raw operations only): a
+ * call's steps leave it as is. */
+static inline simtime_t sim_step_on_until(const struct sim *sim)
+{
+	simtime_t first;
+
+	if (!sim->q->len || (first = evq_peek_time(sim->q)) > sim->step_on_end)
+		return sim->step_on_end;
+	return first;
+}
+
+/* world_start - the world of the variant's paths for @sim, kept in @r (run_threads.c). */
+void world_start(struct sim *sim, struct run_result *r);
+
 /* threads_start - one thread per CPU of every actor, each with its first step queued at
- * time 0, in actor order then CPU order; *@nr gets their count.  sim_release frees them. */
+ * time 0, in actor order then CPU order; *@nr gets their count (and sim_step_on_end(), as
+ * sim->pending is decided).  sim_release frees them. */
 struct thread *threads_start(struct sim *sim, struct run_result *r, uint32_t *nr);
 
 /* sim_release - what a run leaves behind but its result: the queue, the @nr threads @th,

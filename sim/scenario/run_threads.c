@@ -5,6 +5,7 @@
 #include <glib.h>
 #include <string.h>
 
+#include "scenario/runwatch.h"
 #include "scenario/scenario.h"
 
 /* Which CPUs share their core with another running thread: every SMT thread of the core is
@@ -106,6 +107,7 @@ struct thread *threads_start(struct sim *sim, struct run_result *r, uint32_t *nr
 	}
 	g_free(priv);
 	core_rings(sim, th, *nr);
+	sim_step_on_end(sim);
 	return th;
 }
 
@@ -133,6 +135,41 @@ void sim_release(struct sim *sim, struct thread *th, uint32_t nr_threads)
 	threads_free(sim, th, nr_threads);
 	if (sim->world) { /* the queue is gone */
 		sim->world->wake = NULL;
-		sim->world->step_on = NULL;
+		sim->world->step_on = (struct step_on){0};
 	}
+}
+
+/* world->wake: a parked thread continues at @when. */
+static void wake_thread(void *data, void *thread, simtime_t when)
+{
+	struct sim *sim = data;
+
+	sim->tie |= sim->pending && ra_tie(sim->pending, NULL, when, evq_now(sim->q));
+	evq_push(sim->q, when, thread_step, thread, 0);
+	/* Pushed inside a call's step: that call's next step goes on only before it. */
+	if (sim->world->step_on.until > when)
+		sim->world->step_on.until = when;
+	if (sim->tie)
+		sim->world->step_on.until = 0;
+}
+
+void world_start(struct sim *sim, struct run_result *r)
+{
+	const struct variant *v = sim->v;
+
+	r->prog = v->prog;
+	sim->world = r->world = g_new0(struct world, 1);
+	sim->model_err = &sim->world->model_err.set;
+	world_init(sim->world, v->prog, sim->mem, &v->mc, &v->ents, v->lock_kind,
+		   PERCPU_BASE + PERCPU_QNODE, WORK_BASE);
+	sim->world->stop = runwatch_flag();
+	sim->world->wake = wake_thread;
+	sim->world->step_on = (struct step_on){.count = &sim->q->dispatched,
+						.budget = &sim->budget, .now = &sim->q->now};
+	sim->world->wake_data = sim;
+	sim->world->cpu_shared = sim->cpu_shared;
+	/* `work` and delays stop at the end time; without one, just past the simulated time
+	 * limit, where the run then stops as a limit (no call runs unbounded). */
+	sim->world->end_time = v->end_time ? v->end_time
+			     : sim->max_time < SIMTIME_MAX ? sim->max_time + 1 : 0;
 }

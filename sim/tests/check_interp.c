@@ -211,7 +211,7 @@ START_TEST(interp_load_slots_match_a_model)
 {
 	struct machine mc = {.mlp = 10, .cycle = 500};
 	struct world w = {.mc = &mc};
-	struct ptask t = {.w = &w, .inflight_head = 1, .mlp_shared = 10};
+	struct ptask t = {.w = &w, .inflight_head = 1, .mlp_slots = 10};
 	simtime_t model[MACHINE_MAX_MLP], now = 0;
 	uint32_t n = 0, seed = 1;
 
