@@ -129,19 +129,6 @@ static inline simtime_t evq_peek_time(const struct evq *q)
 	return q->heap[1].time;
 }
 
-/* evq_dispatch_first - account an event at @time that was never pushed, if it comes before
- * every queued one (at a tie the queued one goes first; run-ahead, scenario/run.c): it
- * becomes the current time and counts as dispatched, exactly as if it had been pushed and
- * popped.  Else nothing.  Return: whether it did. */
-static inline bool evq_dispatch_first(struct evq *q, simtime_t time)
-{
-	if (q->len && time >= evq_peek_time(q))
-		return false;
-	q->now = time;
-	q->dispatched++;
-	return true;
-}
-
 /* evq_now - the time of the event last popped (the current simulated time). */
 static inline simtime_t evq_now(const struct evq *q)
 {

@@ -170,9 +170,9 @@ static size_t ref_first(const struct event *ref, size_t nr)
 	return best;
 }
 
-/* Handlers pop, peek, push (as pushed now or by a later step), push and pop as one, and
- * dispatch without the queue in every order: the queue gives what a plain scan for the
- * smallest (time, pusher time, sequence) gives, after every step. */
+/* Handlers pop, peek, push (as pushed now or by a later step), and push and pop as one,
+ * in every order: the queue gives what a plain scan for the smallest (time, pusher time,
+ * sequence) gives, after every step. */
 START_TEST(evq_mixed_ops_random)
 {
 	enum { N = 20000 };
@@ -191,10 +191,6 @@ START_TEST(evq_mixed_ops_random)
 			ref[best] = ref[--nr];
 		} else if (nr && dice < 5) {
 			ck_assert_uint_eq(evq_peek_time(q), ref[best].time);
-		} else if (dice < 6) {
-			simtime_t t = evq_now(q) + rng_below(&r, 50);
-
-			ck_assert(evq_dispatch_first(q, t) == (!nr || t < ref[best].time));
 		} else {
 			/* ties with queued events, also of their pushers' times */
 			simtime_t p = evq_now(q) + rng_below(&r, 3), t = p + rng_below(&r, 50);
@@ -309,7 +305,7 @@ START_TEST(evq_peek_time_first)
 }
 END_TEST
 
-/* ---- evq_push_from / evq_push_pop / evq_dispatch_first ---------------------------------- */
+/* ---- evq_push_from / evq_push_pop ---------------------------------------------------- */
 
 /* At one time, an event pushed as by a later pusher goes after one pushed later by an
  * earlier pusher; equal pushers keep push order.  A handler at time 10 pushes 0 (as pushed
@@ -348,27 +344,6 @@ START_TEST(evq_push_from_now_is_push)
 }
 END_TEST
 
-/* A step goes without the queue only before every queued event: at a tie, or after, nothing
- * changes. */
-START_TEST(evq_dispatch_first_only_before)
-{
-	struct evq *q = evq_new();
-
-	evq_push(q, 100, ev_nop, q, 0);
-	ck_assert(!evq_dispatch_first(q, 100));
-	ck_assert(!evq_dispatch_first(q, 120));
-	ck_assert_uint_eq(evq_now(q), 0);
-	ck_assert_uint_eq(q->dispatched, 0);
-	ck_assert(evq_dispatch_first(q, 99));
-	ck_assert_uint_eq(evq_now(q), 99);
-	ck_assert_uint_eq(q->dispatched, 1);
-	pop_is(q, 100, 0);
-	ck_assert(evq_dispatch_first(q, 150)); /* an empty queue: any time */
-	ck_assert_uint_eq(evq_now(q), 150);
-	evq_free(q);
-}
-END_TEST
-
 /* ---- suite ------------------------------------------------------------------------------- */
 
 static TCase *tcase(Suite *s, const char *name)
@@ -397,8 +372,6 @@ static Suite *evq_suite(void)
 	tc = tcase(s, "evq_push_from");
 	tcase_add_test(tc, evq_push_from_pusher_order);
 	tcase_add_test(tc, evq_push_from_now_is_push);
-	tc = tcase(s, "evq_dispatch_first");
-	tcase_add_test(tc, evq_dispatch_first_only_before);
 	tc = tcase(s, "evq_pop");
 	tcase_add_test(tc, evq_pop_dispatched_count);
 	tcase_add_test(tc, evq_pop_empty_keeps_now);
