@@ -41,15 +41,9 @@ void hier_init(struct hier *h, uint32_t l1_sets, uint32_t l1_ways, uint32_t l2_s
 	       uint32_t l2_ways, uint32_t shift, bool epochs);
 void hier_release(struct hier *h);
 
-/* hier_drop - remove the copy of @la from both levels (no-op where absent).  Can't fail. */
-void hier_drop(struct hier *h, uint64_t la);
-
-/* hier_set - set the state of both levels' copies of @la and, when @version is not NULL,
- * their epoch. */
-void hier_set(struct hier *h, uint64_t la, int state, const uint64_t *version);
-
-/* hier_drop_ways, hier_set_ways - hier_drop() and hier_set() of the copy hier_lookup() found
- * in L2 way @w2 (not NULL) and L1d way @w1 (NULL when L1d lacks it): no second lookup. */
+/* hier_drop_ways, hier_set_ways - remove from both levels, or set the state of both levels'
+ * copies (and, when @version is not NULL, their epoch) of the copy hier_lookup() found in L2
+ * way @w2 (not NULL) and L1d way @w1 (NULL when L1d lacks it). */
 static inline void hier_drop_ways(struct hier *h, struct cway *w2, struct cway *w1)
 {
 	pcache_set_tag(&h->l2, w2, 0);
@@ -72,10 +66,6 @@ static inline void hier_set_ways(struct hier *h, struct cway *w2, struct cway *w
 			h->l1.epoch[w1 - h->l1.way] = *version;
 	}
 }
-
-/* hier_touch - a demand access used the copy of @la (present in L2): refresh LRU, bring it
- * into L1d, and it is no longer an unused prefetch. */
-void hier_touch(struct hier *h, uint64_t la);
 
 /* hier_l1_fill - copy L2 way @src (holding @la) into L1d, whose victim just leaves: L1d
  * holds nothing L2 does not.  Inline, as hier_install: every demand fill runs both. */

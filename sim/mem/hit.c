@@ -7,10 +7,11 @@
  * [silent_upgrade] [write_data] [count_st_hit], that keeps the requester's copy and leaves the
  * others state as it was (a load in S, E or M; a store or RMW in M, or in E which silently
  * becomes M), and decodes what its actions do.  mem_hit() then serves such a request the
- * way mem_request_ways() runs that row (exec_actions, apply_next_own, hier_touch, tm_charge),
- * with the two cache ways looked up once: the same latency, load source, statistics, LRU
- * touch, value epoch and action counts.  Anything else -- a miss, a row with any other
- * action, data still in flight (a fill-buffer hit), a watched line -- goes the full way.
+ * way mem_request_ways() runs that row (exec_actions, apply_next_own, hier_touch_ways,
+ * tm_charge), with the two cache ways looked up once: the same latency, load source,
+ * statistics, LRU touch, value epoch and action counts.  Anything else -- a miss, a row with
+ * any other action, data still in flight (a fill-buffer hit), a watched line -- goes the full
+ * way.
  * check_hit_path's proto_hit_path_matches_table runs every such row both ways and compares
  * all state.
  *

@@ -4,7 +4,7 @@
  *
  * Everything here is written as if requests never overlapped: a request is applied whole at
  * its issue time, and the one place where concurrent requests meet is the line's busy_until,
- * which only timing.c writes.
+ * which only the timing module (timing.h) writes.
  */
 #include "mem/mem_int.h"
 
@@ -409,7 +409,7 @@ void mem_request_ways(struct mem *m, const struct req *rq, struct cway *w2, stru
 	if (applies)
 		apply_next_own(m, rq, idx, own, r->next_own, &x, out->done, out);
 	if (demand && own != MESI_I && r->next_own != MESI_I) {
-		struct hier_ways hw = hier_ways_of(h, w2, w1); /* as hier_touch() finds them */
+		struct hier_ways hw = hier_ways_of(h, w2, w1);
 
 		hier_touch_ways(h, &hw);
 	}
