@@ -97,6 +97,22 @@ static inline void req_at(const struct mem *m, struct req *rq, uint64_t addr)
 	rq->off = (uint8_t)(addr & (m->gsize - 1));
 }
 
+/* The lines after the first of an access crossing a line boundary (@rq on the first, its
+ * part done at @t), each in turn up to the one of byte @end.  Out of line: hardly any access
+ * crosses, and mem_access_from() then keeps one copy of access_line(), not two. */
+static __attribute__((noinline)) simtime_t
+access_rest(struct mem *m, struct req *rq, enum mem_op op, uint64_t end, simtime_t t)
+{
+	uint32_t idx;
+
+	for (uint64_t a = rq->la; !m->failed && (a >> m->gshift) != (end >> m->gshift);) {
+		a = ((a >> m->gshift) + 1) << m->gshift;
+		req_at(m, rq, a);
+		t = access_line(m, rq, op, t, NULL, &idx);
+	}
+	return t;
+}
+
 simtime_t mem_access_from(struct mem *m, int cpu, uint64_t addr, uint32_t size, enum mem_op op,
 			  uint32_t site, uint32_t caller, simtime_t now)
 {
@@ -106,7 +122,6 @@ simtime_t mem_access_from(struct mem *m, int cpu, uint64_t addr, uint32_t size, 
 			 .site = site, .caller = caller, .cause = DIR_NONE,
 			 .cause_orow = DIR_NONE};
 	simtime_t t;
-	uint32_t idx;
 
 	assert(cpu >= 0 && cpu < m->mc->nr_cpus);
 	m->last_line = DIR_NONE;
@@ -114,12 +129,8 @@ simtime_t mem_access_from(struct mem *m, int cpu, uint64_t addr, uint32_t size, 
 		return now;
 	req_at(m, &rq, addr);
 	t = access_line(m, &rq, op, now, NULL, &m->last_line);
-	/* An access crossing a line boundary touches each line in turn. */
-	for (uint64_t a = addr; !m->failed && (a >> m->gshift) != (end >> m->gshift);) {
-		a = ((a >> m->gshift) + 1) << m->gshift;
-		req_at(m, &rq, a);
-		t = access_line(m, &rq, op, t, NULL, &idx);
-	}
+	if (__builtin_expect(addr >> m->gshift != end >> m->gshift, 0))
+		t = access_rest(m, &rq, op, end, t);
 	return m->failed ? now : t;
 }
 
