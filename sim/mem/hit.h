@@ -10,19 +10,18 @@
 
 #include "mem/mem_int.h"
 
-/* The rule that serves an event on copy @c (of line @c->line, in @core's L1d or L2) at @now,
- * or NULL when none may: its data is still in flight, the row is not a private hit, or the
- * line is watched.  @ev is the event's rules, &m->hit[0][0][event]; @may_write: the event
- * is not a load.  The rule's row names the own and others states it was chosen for. */
+/* The rule that serves an event on copy @c (of line @c->line, in @core's L1d or L2), or NULL
+ * when none may: the row is not a private hit, or the line is watched.  @ev is the event's
+ * rules, &m->hit[0][0][event]; @may_write: the event is not a load.  The rule's row names the
+ * own and others states it was chosen for.  Data still in flight does not matter here: the
+ * row is the same, hit_apply() waits for it. */
 static inline struct mem_hit_rule *hit_rule(struct mem *m, const struct cway *c, int core,
-					    struct mem_hit_rule *ev, simtime_t now, bool may_write)
+					    struct mem_hit_rule *ev, bool may_write)
 {
 	const struct dline *dl = &m->dir.line[c->line];
 	struct mem_hit_rule *hr;
 	int own = c->state, others;
 
-	if (c->ready_at > now)
-		return NULL;
 	/* An exclusive copy (E or M) has no other (SWMR): the rule is looked up without the
 	 * directory, which check mode checks (a broken directory goes the full way, which
 	 * reports it).  Outside check mode the directory entry, a host cache miss on most
@@ -37,7 +36,8 @@ static inline struct mem_hit_rule *hit_rule(struct mem *m, const struct cway *c,
 }
 
 /* Serve @rq by @hr (hit_rule) with its copies in @w of @h, its core's caches, as the row's
- * actions would; @may_write as for hit_rule().
+ * actions would; @may_write as for hit_rule(); @in_flight: the data may still be on its way
+ * (a constant: the memos leave such hits to the full path, so theirs never is).
  *
  * Outside check mode the hit path keeps no value epochs (dline.version, pcache.epoch): only
  * check mode's data-value test reads them.  A row that keeps the copy's state (a load, a
@@ -48,7 +48,7 @@ static inline struct mem_hit_rule *hit_rule(struct mem *m, const struct cway *c,
  * it, so that its tests see the table's own epochs. */
 static inline __attribute__((always_inline)) void
 hit_apply(struct mem *m, struct hier *h, const struct req *rq, const struct hier_ways *w,
-	  struct mem_hit_rule *hr, bool may_write, struct outcome *out)
+	  struct mem_hit_rule *hr, bool may_write, bool in_flight, struct outcome *out)
 {
 	struct cway *w2 = w->w2, *w1 = w->w1, *c = w1 ? w1 : w2; /* the nearer copy decides */
 	uint32_t line = c->line;
@@ -62,6 +62,12 @@ hit_apply(struct mem *m, struct hier *h, const struct req *rq, const struct hier
 				.pf_used = !w1 && w2->pf,
 				.st_l1hit = hr->st_hit && w1,  /* count_st_hit */
 				.done = rq->now + (w1 ? m->mc->l1d.latency : m->mc->l2.latency)};
+	/* Else the data is on its way, in the fill buffer (own_src); it is done when the data is
+	 * there (tm_ready).  The twins' fill completes at one time (hier_l1_fill copies it). */
+	if (in_flight && __builtin_expect(c->ready_at > rq->now, 0)) {
+		out->src = SRC_LFB;
+		out->done = tm_ready(out->done, c->ready_at);
+	}
 	if (may_write && hr->write) {                  /* write_data, as apply_next_own */
 		if (m->check) {
 			mem_write_epoch(dl);
@@ -89,7 +95,7 @@ hit_apply(struct mem *m, struct hier *h, const struct req *rq, const struct hier
 }
 
 /* mem_hit - serve demand request @rq as mem_request_ways() would, without walking the table,
- * when it is a private hit (a row of m->hit, data not in flight, line not watched); @w2 and
+ * when it is a private hit (a row of m->hit, line not watched); @w2 and
  * @w1 are its line's ways as for mem_request_ways().  Return: false, with nothing changed,
  * when it is not (then mem_request_ways() must serve it). */
 static inline __attribute__((always_inline)) bool
@@ -103,11 +109,11 @@ mem_hit(struct mem *m, const struct req *rq, struct cway *w2, struct cway *w1,
 	assert(rq->event < MEM_HIT_EVENTS); /* demand events only (mem.c) */
 	/* An L1d copy is its L2 copy's twin (hier.h): what the hit decides on is read from the
 	 * nearer one, the L2 way is only written. */
-	if (!w2 || !(hr = hit_rule(m, w1 ? w1 : w2, rq->core, &m->hit[0][0][rq->event], rq->now,
+	if (!w2 || !(hr = hit_rule(m, w1 ? w1 : w2, rq->core, &m->hit[0][0][rq->event],
 				   rq->event != EV_LOAD)))
 		return false;
 	w = hier_ways_of(h, w2, w1);
-	hit_apply(m, h, rq, &w, hr, rq->event != EV_LOAD, out);
+	hit_apply(m, h, rq, &w, hr, rq->event != EV_LOAD, true, out);
 	return true;
 }
 
