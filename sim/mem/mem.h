@@ -263,7 +263,8 @@ bool mem_memo_rmw(struct mem *m, struct mem_memo *mm, simtime_t now, simtime_t *
 bool mem_memo_locked(struct mem *m, struct mem_memo *mm, simtime_t now, simtime_t *next);
 
 /* mem_memo_op - mem_access_memo() of @mm, a memo of @op: inline, so that a caller that knows
- * the operation calls its entry point without a test of the memo's. */
+ * the operation (the run loop, from its op) calls its entry point without a test of the
+ * memo's (uncontended-80: 4% fewer instructions). */
 static inline bool mem_memo_op(struct mem *m, struct mem_memo *mm, enum mem_op op,
 			       simtime_t now, simtime_t *next)
 {
