@@ -259,17 +259,17 @@ call_op(struct sim *sim, struct thread *t, simtime_t now, simtime_t *next_out)
 	return op_done(sim, t, t->pt.now, t->pt.now, next_out);
 }
 
-/* Run @t's operation at pc, at @now (@raw: a raw operation, never a path call, as every
- * operation of a settled core's threads is; a constant where it is known).  Return: false
- * when the thread stops here (finished, cut, parked, or the run is over); else true with
- * *next, when its next step is. */
+/* Run @t's operation at pc, at @now (@raw: a step of a settled core's thread, so a raw
+ * operation, never a path call, and no step time to keep; a constant where it is known).
+ * Return: false when the thread stops here (finished, cut, parked, or the run is over); else
+ * true with *next, when its next step is. */
 static inline __attribute__((always_inline)) bool
 thread_op(struct sim *sim, struct thread *t, simtime_t now, simtime_t *next_out, bool raw)
 {
 	const struct op *op;
 	simtime_t next, d;
 
-	if (!t->ra.settled)
+	if (!raw && !t->ra.settled)
 		ra_step(&t->ra, now); /* only unsettled threads' ties are told (ra_tie) */
 	/* A call's later steps (the most steps that get here) need not look its op up. */
 	if (!raw && (t->in_call || t->a->ops[t->pc].kind == OP_CALL))
