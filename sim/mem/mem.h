@@ -255,28 +255,32 @@ void mem_memo_init(struct mem *m, struct mem_memo *mm, int cpu, uint64_t addr, u
  * hits go by the table): then mem_access() must serve it. */
 bool mem_access_memo(struct mem *m, struct mem_memo *mm, simtime_t now, simtime_t *next);
 
-/* mem_memo_load, mem_memo_store, mem_memo_rmw, mem_memo_locked - mem_access_memo() of a memo
- * of that operation. */
-bool mem_memo_load(struct mem *m, struct mem_memo *mm, simtime_t now, simtime_t *next);
-bool mem_memo_store(struct mem *m, struct mem_memo *mm, simtime_t now, simtime_t *next);
-bool mem_memo_rmw(struct mem *m, struct mem_memo *mm, simtime_t now, simtime_t *next);
-bool mem_memo_locked(struct mem *m, struct mem_memo *mm, simtime_t now, simtime_t *next);
+/* What the entry points below return when the memo may not serve the access (as
+ * mem_access_memo() returns false): past every time an access returns. */
+#define MEM_MEMO_REFUSED UINT64_MAX
 
-/* mem_memo_op - mem_access_memo() of @mm, a memo of @op: inline, so that a caller that knows
- * the operation (the run loop, from its op) calls its entry point without a test of the
- * memo's (uncontended-80: 4% fewer instructions). */
-static inline bool mem_memo_op(struct mem *m, struct mem_memo *mm, enum mem_op op,
-			       simtime_t now, simtime_t *next)
+/* mem_memo_load, mem_memo_store, mem_memo_rmw, mem_memo_locked - mem_access_memo() of a memo
+ * of that operation, its *next returned (MEM_MEMO_REFUSED for false): in a register. */
+simtime_t mem_memo_load(struct mem *m, struct mem_memo *mm, simtime_t now);
+simtime_t mem_memo_store(struct mem *m, struct mem_memo *mm, simtime_t now);
+simtime_t mem_memo_rmw(struct mem *m, struct mem_memo *mm, simtime_t now);
+simtime_t mem_memo_locked(struct mem *m, struct mem_memo *mm, simtime_t now);
+
+/* mem_memo_op - the entry point of @op for @mm, a memo of @op: inline, so that a caller that
+ * knows the operation (the run loop, from its op) calls it without a test of the memo's
+ * (uncontended-80: 4% fewer instructions). */
+static inline simtime_t mem_memo_op(struct mem *m, struct mem_memo *mm, enum mem_op op,
+				    simtime_t now)
 {
 	switch (op) {
 	case MEM_LOAD:
-		return mem_memo_load(m, mm, now, next);
+		return mem_memo_load(m, mm, now);
 	case MEM_STORE:
-		return mem_memo_store(m, mm, now, next);
+		return mem_memo_store(m, mm, now);
 	case MEM_RMW:
-		return mem_memo_rmw(m, mm, now, next);
+		return mem_memo_rmw(m, mm, now);
 	default:
-		return mem_memo_locked(m, mm, now, next);
+		return mem_memo_locked(m, mm, now);
 	}
 }
 

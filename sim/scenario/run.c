@@ -283,7 +283,8 @@ thread_op(struct sim *sim, struct thread *t, simtime_t now, simtime_t *next_out,
 				       ? rng_below(&t->rng, op->delay_max - op->delay_min + 1) : 0));
 		if (__builtin_add_overflow(now, d, &next))
 			next = TIME_PAST_MAX;
-	} else if (!mem_memo_op(sim->mem, &t->memo[t->pc], (enum mem_op)op->kind, now, &next)) {
+	} else if ((next = mem_memo_op(sim->mem, &t->memo[t->pc], (enum mem_op)op->kind, now)) ==
+		   MEM_MEMO_REFUSED) {
 		next = mem_access(sim->mem, t->cpu, op->addr + (uint64_t)t->cpu * op->cpu_stride,
 				  op->size, (enum mem_op)op->kind, op->site, now);
 	}
