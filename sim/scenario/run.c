@@ -266,6 +266,7 @@ call_op(struct sim *sim, struct thread *t, simtime_t now, simtime_t *next_out)
 static inline __attribute__((always_inline)) bool
 thread_op(struct sim *sim, struct thread *t, simtime_t now, simtime_t *next_out, bool raw)
 {
+	struct mem_memo *mm;
 	const struct op *op;
 	simtime_t next, d;
 
@@ -274,6 +275,12 @@ thread_op(struct sim *sim, struct thread *t, simtime_t now, simtime_t *next_out,
 	/* A call's later steps (the most steps that get here) need not look its op up. */
 	if (!raw && (t->in_call || t->a->ops[t->pc].kind == OP_CALL))
 		return call_op(sim, t, now, next_out);
+	mm = &t->memo[t->pc];
+	/* A settled core's step of a memo that may serve it (ok: one line; a delay's memo is
+	 * all zero, so not ok) has its operation from the memo, without its op. */
+	if (raw && mm->ok &&
+	    (next = mem_memo_op(sim->mem, mm, (enum mem_op)mm->op, now)) != MEM_MEMO_REFUSED)
+		return op_done(sim, t, now, next, next_out);
 	op = &t->a->ops[t->pc];
 	if (op->kind == OP_DELAY) {
 		/* Durations are at most SIMTIME_MAX (2^63 - 1), so max - min + 1 fits; the
@@ -283,8 +290,9 @@ thread_op(struct sim *sim, struct thread *t, simtime_t now, simtime_t *next_out,
 				       ? rng_below(&t->rng, op->delay_max - op->delay_min + 1) : 0));
 		if (__builtin_add_overflow(now, d, &next))
 			next = TIME_PAST_MAX;
-	} else if ((next = mem_memo_op(sim->mem, &t->memo[t->pc], (enum mem_op)op->kind, now)) ==
-		   MEM_MEMO_REFUSED) {
+	} else if ((raw && mm->ok) /* the memo refused it, above */ ||
+		   (next = mem_memo_op(sim->mem, mm, (enum mem_op)op->kind, now)) ==
+			   MEM_MEMO_REFUSED) {
 		next = mem_access(sim->mem, t->cpu, op->addr + (uint64_t)t->cpu * op->cpu_stride,
 				  op->size, (enum mem_op)op->kind, op->site, now);
 	}
