@@ -88,29 +88,48 @@ static inline int memo_event(enum mem_op op)
 	return op == MEM_LOAD ? EV_LOAD : op == MEM_STORE ? EV_STORE : EV_RMW;
 }
 
+/* @mm's line is in L1d way @i1 and L2 way @i2 of its core's caches, as far as it knows. */
+static void memo_at(struct mem_memo *mm, size_t i1, size_t i2)
+{
+	struct hier *h = mm->h;
+
+	mm->i1 = i1;
+	mm->i2 = i2;
+	mm->tag1 = &h->l1.tags[i1];
+	mm->tag2 = &h->l2.tags[i2];
+	mm->w1 = &h->l1.way[i1];
+	mm->lru1 = &h->l1.lru[i1];
+	mm->lru2 = &h->l2.lru[i2];
+}
+
 void mem_memo_init(struct mem *m, struct mem_memo *mm, int cpu, uint64_t addr, uint32_t size,
 		   enum mem_op op, uint32_t site)
 {
 	uint64_t end = addr + (size ? size : 1) - 1;
 	int core = m->cpu_core[cpu];
+	bool ok = addr >> m->gshift == end >> m->gshift;
+	simtime_t lat = m->mc->l1d.latency;
 
 	*mm = (struct mem_memo){
-		.h = &m->core[core],
+		.tag = mem_line_addr(m, addr) + 1, .h = &m->core[core], .last_own = MESI_I,
+		.lat = lat, .sb = &m->sb[cpu], .ring = sb_ring(m, cpu),
+		.sb_n = m->mc->store_buffer, .cpu_one = CPUSET_ONE | (uint32_t)cpu,
+		/* what access_line() (mem.c) returns after the hit */
+		.step = op == MEM_LOAD ? lat : op == MEM_STORE ? m->mc->cycle : lat + m->mc->cycle,
 		.rq = {.cpu = cpu, .core = core, .socket = mem_core_socket(m, core),
 		       .la = mem_line_addr(m, addr), .off = (uint8_t)(addr & (m->gsize - 1)),
 		       .event = (uint8_t)memo_event(op), .site = site, .caller = DIR_NONE,
 		       .cause = DIR_NONE, .cause_orow = DIR_NONE},
 		.hit = &m->hit[0][0][memo_event(op)], .op = (uint8_t)op, .line = DIR_NONE,
-		.ok = addr >> m->gshift == end >> m->gshift};
+		.ok = ok};
+	memo_at(mm, 0, 0);
 }
 
 /* Is the copy of @mm's line still in the L1d and L2 ways it remembers?  A cache holds a
  * line at most once, so a way with its tag is its way, however it was found. */
 static inline bool memo_ways_hold(const struct mem_memo *mm)
 {
-	uint64_t tag = mm->rq.la + 1;
-
-	return mm->h->l1.tags[mm->i1] == tag && mm->h->l2.tags[mm->i2] == tag;
+	return *mm->tag1 == mm->tag && *mm->tag2 == mm->tag;
 }
 
 /* Find @mm's line in its core's caches again (the ways were reused) and remember its ways:
@@ -127,8 +146,7 @@ static bool memo_find(struct mem *m, struct mem_memo *mm, simtime_t now, simtime
 		w2 = hier_lookup(mm->h, mm->rq.la, &w1);
 	if (!w1)
 		return !mem_memo_miss(m, mm, w2, w1, now, next);
-	mm->i1 = (size_t)(w1 - mm->h->l1.way);
-	mm->i2 = (size_t)(w2 - mm->h->l2.way);
+	memo_at(mm, (size_t)(w1 - mm->h->l1.way), (size_t)(w2 - mm->h->l2.way));
 	return true;
 }
 
@@ -155,6 +173,13 @@ memo_serve(struct mem *m, struct mem_memo *mm, simtime_t now, simtime_t *next,
 	if (w.w1->ready_at > now ||
 	    !(hr = hit_rule(m, w.w1, mm->rq.core, mm->hit, op != MEM_LOAD)))
 		return mem_memo_miss(m, mm, w.w2, w.w1, now, next);
+	/* A rule that keeps an exclusive copy's state serves its next hits too (memo_hit),
+	 * outside check mode (where hit_apply() does all of it).  So a memo that memo_full()
+	 * refuses (crossing a line, private hits by the table) gets none. */
+	if (!m->check && hr->row->own != MESI_S && hr->row->next_own == hr->row->own) {
+		mm->last_hr = hr;
+		mm->last_own = hr->row->own;
+	}
 	mm->rq.now = op == MEM_STORE ? sb_slot(m, mm->rq.cpu, now) : now;
 	hit_apply(m, mm->h, &mm->rq, &w, hr, op != MEM_LOAD, false, &o);
 	if (m->failed) { /* an invariant broke (check mode): as mem_access_from() returns */
@@ -182,20 +207,120 @@ static bool memo_locked(struct mem *m, struct mem_memo *mm, simtime_t now, simti
 	return mem_memo_miss(m, mm, mm->h->l2.way + mm->i2, mm->h->l1.way + mm->i1, now, next);
 }
 
-/* One branch on the operation, here, instead of one in each test of it (2.4% fewer
- * instructions on uncontended-80). */
-bool mem_access_memo(struct mem *m, struct mem_memo *mm, simtime_t now, simtime_t *next)
+/* memo_serve() of @mm's operation, for what memo_hit() leaves: one branch on the operation,
+ * here, instead of one in each test of it (2.4% fewer instructions on uncontended-80).
+ * Return: its *next, MEM_MEMO_REFUSED when it may not serve the access. */
+static __attribute__((noinline)) simtime_t memo_full(struct mem *m, struct mem_memo *mm,
+						     simtime_t now)
 {
+	simtime_t next;
+	bool served;
+
 	if (!mm->ok)
-		return false;
+		return MEM_MEMO_REFUSED;
 	switch (mm->op) {
 	case MEM_LOAD:
-		return memo_serve(m, mm, now, next, MEM_LOAD);
+		served = memo_serve(m, mm, now, &next, MEM_LOAD);
+		break;
 	case MEM_STORE:
-		return memo_serve(m, mm, now, next, MEM_STORE);
+		served = memo_serve(m, mm, now, &next, MEM_STORE);
+		break;
 	case MEM_RMW:
-		return memo_serve(m, mm, now, next, MEM_RMW);
+		served = memo_serve(m, mm, now, &next, MEM_RMW);
+		break;
 	default:
-		return memo_locked(m, mm, now, next);
+		served = memo_locked(m, mm, now, &next);
 	}
+	return served ? next : MEM_MEMO_REFUSED;
+}
+
+/* acct_hit() of memo_hit()'s access of @mm at @at, by rule @hr on line @l, when the line has
+ * statistics of its own or another CPU touched it: out of the access path.  Return: what
+ * memo_hit() returns. */
+static __attribute__((noinline)) simtime_t memo_acct(struct mem *m, struct mem_memo *mm,
+						     const struct mem_hit_rule *hr, uint32_t l,
+						     simtime_t at)
+{
+	struct outcome o = {.line = l, .src = SRC_L1, .st_l1hit = hr->st_hit,
+			    .done = at + mm->lat, .pf_event = EV_COUNT};
+
+	mm->rq.now = at;
+	acct_hit_regs(m, &mm->rq, mm->rq.event, &o);
+	return mm->rq.now + mm->step;
+}
+
+/* memo_serve() of @mm (of @op) when its copy is still in its ways in L1d, in the state of
+ * the rule that served it last (mem_memo.last_hr) and its data there: most accesses of a
+ * run.  Then what hit_rule() decides is that rule, and what hit_apply() does comes down to
+ * the LRU touch, the rule's count and a store's LLC mark (the rule's row keeps the copy's
+ * state and, outside check mode, leaves the directory and the epochs alone); the rest it
+ * leaves to memo_full(), which tests all again, as nothing is changed before it is sure.
+ * The accounting of a line untracked and touched by its CPU alone, most of a run's, is the
+ * totals.  Return: as memo_full(). */
+static inline __attribute__((always_inline)) simtime_t
+memo_hit(struct mem *m, struct mem_memo *mm, simtime_t now, const enum mem_op op)
+{
+	struct cway *c = mm->w1;
+	struct mstats *s = &m->st;
+	struct mem_hit_rule *hr = mm->last_hr;
+	struct outcome o = {.src = SRC_L1}; /* what acct_line() reads of it */
+	simtime_t at, done;
+	uint32_t l;
+
+	if (m->failed || *mm->tag1 != mm->tag || *mm->tag2 != mm->tag ||
+	    c->state != mm->last_own || c->ready_at > now)
+		return memo_full(m, mm, now);
+	l = c->line;
+	if (op != MEM_LOAD && hr->write && mem_watched(m, l))
+		return memo_full(m, mm, now);
+	at = op == MEM_STORE ? sb_slot_in(mm->sb, mm->ring, mm->sb_n, now) : now;
+	hr->nr++;
+	if (op != MEM_LOAD && hr->write && c->llc) { /* as hit_apply() */
+		m->dir.line[l].llc_valid = 0;
+		c->llc = 0;
+	}
+	*mm->lru2 = ++mm->h->l2.clock; /* pcache_touch_at() of both */
+	*mm->lru1 = ++mm->h->l1.clock;
+	done = at + mm->lat;
+	m->st.accesses++; /* mem_demand_done() */
+	m->last_done = done;
+	m->last_src = SRC_L1;
+	m->last_line = l;
+	if (op == MEM_STORE)
+		sb_push_in(mm->sb, mm->ring, mm->sb_n, done);
+	if (s->cpus[l] != mm->cpu_one || s->rec_of[l] != DIR_NONE)
+		return memo_acct(m, mm, hr, l, at);
+	o.st_l1hit = hr->st_hit;
+	acct_line(s, DIR_NONE, memo_event(op), &o, mm->lat, true, PUT_TOTALS);
+	return at + mm->step;
+}
+
+simtime_t mem_memo_load(struct mem *m, struct mem_memo *mm, simtime_t now)
+{
+	return memo_hit(m, mm, now, MEM_LOAD);
+}
+
+simtime_t mem_memo_store(struct mem *m, struct mem_memo *mm, simtime_t now)
+{
+	return memo_hit(m, mm, now, MEM_STORE);
+}
+
+simtime_t mem_memo_rmw(struct mem *m, struct mem_memo *mm, simtime_t now)
+{
+	return memo_hit(m, mm, now, MEM_RMW);
+}
+
+simtime_t mem_memo_locked(struct mem *m, struct mem_memo *mm, simtime_t now)
+{
+	return memo_full(m, mm, now);
+}
+
+bool mem_access_memo(struct mem *m, struct mem_memo *mm, simtime_t now, simtime_t *next)
+{
+	simtime_t t = mem_memo_op(m, mm, (enum mem_op)mm->op, now);
+
+	if (t == MEM_MEMO_REFUSED)
+		return false;
+	*next = t;
+	return true;
 }

@@ -126,7 +126,9 @@ struct mem {
 	unsigned pvariant;      /* the protocol index variant of the machine's prefetch rules */
 	/* The private-hit rows of the table under pvariant, by (own, others, event) (mem_hit). */
 	struct mem_hit_rule hit[MESI_COUNT][MESI_COUNT][MEM_HIT_EVENTS];
-	bool hit_fast;          /* serve private hits by mem_hit (default); off: all by the table */
+	/* Serve private hits by mem_hit (default); off: all by the table.  Set it before the
+	 * first access: a memo that served a hit goes on serving its copy's hits. */
+	bool hit_fast;
 	/* The rows under pvariant, by (own, others, event), and the owner's-side rows, by (own,
 	 * msg): what a request reads of them, in one place (mem_decode_rows). */
 	struct mem_row rows[MESI_COUNT][MESI_COUNT][EV_COUNT];
@@ -215,12 +217,30 @@ struct req {
 /* A one-line access that one CPU issues again and again (a raw operation of an actor's
  * loop): what mem_access_from() works out each time, worked out once. */
 struct mem_memo {
-	struct req rq;        /* its demand request, but for the time */
+	/* What its private hit in L1d in E or M (hit.c, memo_hit) reads, first: */
+	uint64_t tag;         /* its line's tag in a cache (pcache_set_tag) */
+	/* The L1d and L2 ways that held the line last (0 at first): their tags, the L1d way,
+	 * their LRU stamps (pcache_touch_at) */
+	const uint64_t *tag1, *tag2;
+	struct cway *w1;
+	uint64_t *lru1, *lru2;
+	/* The hit rule that served it last, and the state of the copy it was for (MESI_I:
+	 * none): a rule of an exclusive copy (E or M, so no others: hit_rule) that keeps the
+	 * copy's state, so that while the copy stays in that state the same rule serves it. */
+	struct mem_hit_rule *last_hr;
 	struct hier *h;       /* its core's caches */
-	size_t i1, i2;        /* the L1d and L2 ways that held the line last (0 at first) */
-	struct mem_hit_rule *hit; /* &mem.hit[0][0][its event] */
+	simtime_t lat;        /* an L1d hit's latency */
+	simtime_t step;       /* from its request's time to what it returns, after an L1d hit */
+	struct sbuf *sb;      /* its CPU's store buffer, */
+	simtime_t *ring;      /* its ring (sb_ring) */
+	uint32_t sb_n;        /* and its entries */
+	uint32_t cpu_one;     /* the CPU set of its CPU alone (mstats.h) */
+	uint8_t last_own;
 	uint8_t op;           /* enum mem_op */
 	bool ok;              /* within one line: mem_access_memo may serve it */
+	size_t i1, i2;        /* the indices of those ways */
+	struct req rq;        /* its demand request, but for the time */
+	struct mem_hit_rule *hit; /* &mem.hit[0][0][its event] */
 	uint32_t line;        /* its line's directory index once an access made it, or DIR_NONE */
 };
 
@@ -234,6 +254,35 @@ void mem_memo_init(struct mem *m, struct mem_memo *mm, int cpu, uint64_t addr, u
  * memo may not serve it (an access that crosses a line (!ok), the run has failed, private
  * hits go by the table): then mem_access() must serve it. */
 bool mem_access_memo(struct mem *m, struct mem_memo *mm, simtime_t now, simtime_t *next);
+
+/* What the entry points below return when the memo may not serve the access (as
+ * mem_access_memo() returns false): past every time an access returns. */
+#define MEM_MEMO_REFUSED UINT64_MAX
+
+/* mem_memo_load, mem_memo_store, mem_memo_rmw, mem_memo_locked - mem_access_memo() of a memo
+ * of that operation, its *next returned (MEM_MEMO_REFUSED for false): in a register. */
+simtime_t mem_memo_load(struct mem *m, struct mem_memo *mm, simtime_t now);
+simtime_t mem_memo_store(struct mem *m, struct mem_memo *mm, simtime_t now);
+simtime_t mem_memo_rmw(struct mem *m, struct mem_memo *mm, simtime_t now);
+simtime_t mem_memo_locked(struct mem *m, struct mem_memo *mm, simtime_t now);
+
+/* mem_memo_op - the entry point of @op for @mm, a memo of @op: inline, so that a caller that
+ * knows the operation (the run loop, from its op) calls it without a test of the memo's
+ * (uncontended-80: 4% fewer instructions). */
+static inline simtime_t mem_memo_op(struct mem *m, struct mem_memo *mm, enum mem_op op,
+				    simtime_t now)
+{
+	switch (op) {
+	case MEM_LOAD:
+		return mem_memo_load(m, mm, now);
+	case MEM_STORE:
+		return mem_memo_store(m, mm, now);
+	case MEM_RMW:
+		return mem_memo_rmw(m, mm, now);
+	default:
+		return mem_memo_locked(m, mm, now);
+	}
+}
 
 /* mem_access - mem_access_from() with no caller. */
 static inline simtime_t mem_access(struct mem *m, int cpu, uint64_t addr, uint32_t size,

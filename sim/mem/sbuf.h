@@ -18,14 +18,10 @@ static inline uint32_t sb_next(uint32_t i, uint32_t n)
 	return i + 1 == n ? 0 : i + 1;
 }
 
-/* sb_slot - the time a store issued at @now gets a store-buffer entry (a full buffer stalls
- * until its oldest store commits). */
-static inline simtime_t sb_slot(struct mem *m, int cpu, simtime_t now)
+/* sb_slot_in - sb_slot() of buffer @sb, whose ring of @n entries is @ring (sb_ring()). */
+static inline simtime_t sb_slot_in(struct sbuf *sb, const simtime_t *ring, uint32_t n,
+				   simtime_t now)
 {
-	struct sbuf *sb = &m->sb[cpu];
-	simtime_t *ring = sb_ring(m, cpu);
-	uint32_t n = m->mc->store_buffer;
-
 	while (sb->len && ring[sb->head] <= now) {
 		sb->head = sb_next(sb->head, n);
 		sb->len--;
@@ -39,18 +35,30 @@ static inline simtime_t sb_slot(struct mem *m, int cpu, simtime_t now)
 	return now;
 }
 
-/* sb_push - a store whose RFO completes at @done enters the buffer; it commits in order. */
-static inline void sb_push(struct mem *m, int cpu, simtime_t done)
+/* sb_slot - the time a store issued at @now gets a store-buffer entry (a full buffer stalls
+ * until its oldest store commits). */
+static inline simtime_t sb_slot(struct mem *m, int cpu, simtime_t now)
 {
-	struct sbuf *sb = &m->sb[cpu];
-	uint32_t n = m->mc->store_buffer, tail = sb->head + sb->len; /* head < n, len <= n */
+	return sb_slot_in(&m->sb[cpu], sb_ring(m, cpu), m->mc->store_buffer, now);
+}
+
+/* sb_push_in - sb_push() into buffer @sb, whose ring of @n entries is @ring. */
+static inline void sb_push_in(struct sbuf *sb, simtime_t *ring, uint32_t n, simtime_t done)
+{
+	uint32_t tail = sb->head + sb->len; /* head < n, len <= n */
 
 	/* TSO: a store commits no earlier than the stores before it. */
 	if (done < sb->last)
 		done = sb->last;
 	sb->last = done;
-	sb_ring(m, cpu)[tail >= n ? tail - n : tail] = done;
+	ring[tail >= n ? tail - n : tail] = done;
 	sb->len++;
+}
+
+/* sb_push - a store whose RFO completes at @done enters the buffer; it commits in order. */
+static inline void sb_push(struct mem *m, int cpu, simtime_t done)
+{
+	sb_push_in(&m->sb[cpu], sb_ring(m, cpu), m->mc->store_buffer, done);
 }
 
 #endif

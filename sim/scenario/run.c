@@ -259,21 +259,28 @@ call_op(struct sim *sim, struct thread *t, simtime_t now, simtime_t *next_out)
 	return op_done(sim, t, t->pt.now, t->pt.now, next_out);
 }
 
-/* Run @t's operation at pc, at @now (@raw: a raw operation, never a path call, as every
- * operation of a settled core's threads is; a constant where it is known).  Return: false
- * when the thread stops here (finished, cut, parked, or the run is over); else true with
- * *next, when its next step is. */
+/* Run @t's operation at pc, at @now (@raw: a step of a settled core's thread, so a raw
+ * operation, never a path call, and no step time to keep; a constant where it is known).
+ * Return: false when the thread stops here (finished, cut, parked, or the run is over); else
+ * true with *next, when its next step is. */
 static inline __attribute__((always_inline)) bool
 thread_op(struct sim *sim, struct thread *t, simtime_t now, simtime_t *next_out, bool raw)
 {
+	struct mem_memo *mm;
 	const struct op *op;
 	simtime_t next, d;
 
-	if (!t->ra.settled)
+	if (!raw && !t->ra.settled)
 		ra_step(&t->ra, now); /* only unsettled threads' ties are told (ra_tie) */
 	/* A call's later steps (the most steps that get here) need not look its op up. */
 	if (!raw && (t->in_call || t->a->ops[t->pc].kind == OP_CALL))
 		return call_op(sim, t, now, next_out);
+	mm = &t->memo[t->pc];
+	/* A settled core's step of a memo that may serve it (ok: one line; a delay's memo is
+	 * all zero, so not ok) has its operation from the memo, without its op. */
+	if (raw && mm->ok &&
+	    (next = mem_memo_op(sim->mem, mm, (enum mem_op)mm->op, now)) != MEM_MEMO_REFUSED)
+		return op_done(sim, t, now, next, next_out);
 	op = &t->a->ops[t->pc];
 	if (op->kind == OP_DELAY) {
 		/* Durations are at most SIMTIME_MAX (2^63 - 1), so max - min + 1 fits; the
@@ -283,7 +290,9 @@ thread_op(struct sim *sim, struct thread *t, simtime_t now, simtime_t *next_out,
 				       ? rng_below(&t->rng, op->delay_max - op->delay_min + 1) : 0));
 		if (__builtin_add_overflow(now, d, &next))
 			next = TIME_PAST_MAX;
-	} else if (!mem_access_memo(sim->mem, &t->memo[t->pc], now, &next)) {
+	} else if ((raw && mm->ok) /* the memo refused it, above */ ||
+		   (next = mem_memo_op(sim->mem, mm, (enum mem_op)op->kind, now)) ==
+			   MEM_MEMO_REFUSED) {
 		next = mem_access(sim->mem, t->cpu, op->addr + (uint64_t)t->cpu * op->cpu_stride,
 				  op->size, (enum mem_op)op->kind, op->site, now);
 	}
