@@ -58,7 +58,7 @@ static bool same_sharers(const struct dir *a, const struct dir *b, uint32_t l)
  * when both are in check mode: outside it the hit path keeps none). */
 static void same_state(const struct mem *a, const struct mem *b, int step)
 {
-	uint64_t acts_a[ACT_COUNT], acts_b[ACT_COUNT];
+	uint64_t acts_a[ACT_COUNT], acts_b[ACT_COUNT], tot_a[LS_COUNT], tot_b[LS_COUNT];
 	bool epochs = a->check && b->check;
 
 	tu_require(!a->failed && !b->failed, "step %d: %s%s", step, a->fail_msg, b->fail_msg);
@@ -71,6 +71,10 @@ static void same_state(const struct mem *a, const struct mem *b, int step)
 		   "step %d: action counts", step);
 	tu_require(stats_nr_lines(a) == stats_nr_lines(b), "step %d: lines", step);
 	tu_require(stats_accesses(a) == stats_accesses(b), "step %d: accesses", step);
+	/* The totals hold what untracked lines add up to (mstats.h). */
+	stats_totals(a, tot_a);
+	stats_totals(b, tot_b);
+	tu_require(!memcmp(tot_a, tot_b, sizeof(tot_a)), "step %d: totals", step);
 	for (uint32_t l = 0; l < stats_nr_lines(a); l++) {
 		const struct dline *x = &a->dir.line[l], *y = &b->dir.line[l];
 		struct line_stats la, lb;
@@ -78,6 +82,7 @@ static void same_state(const struct mem *a, const struct mem *b, int step)
 		stats_line_all(a, l, &la);
 		stats_line_all(b, l, &lb);
 		tu_require(!memcmp(la.c, lb.c, sizeof(la.c)) &&
+				   stats_line_tracked(a, l) == stats_line_tracked(b, l) &&
 				   stats_line_nr_cpus(a, l) == stats_line_nr_cpus(b, l),
 			   "step %d: line %u statistics", step, l);
 		tu_require((!epochs || x->version == y->version) && x->llc_valid == y->llc_valid &&
@@ -231,6 +236,78 @@ START_TEST(store_hit_after_rfo_prefetch_marks_llc)
 }
 END_TEST
 
+/* @cpu's access of @mm (its memo in @a, mem_access_memo) and the same by mem_access() in @b:
+ * the same time, then the same state. */
+static void both_memo(struct mem *a, struct mem *b, struct mem_memo *mm, int cpu, uint64_t addr,
+		      enum mem_op op, simtime_t *t, int step)
+{
+	simtime_t ta;
+
+	if (!mem_access_memo(a, mm, *t, &ta))
+		ta = mem_access(a, cpu, addr, 8, op, 0, *t);
+	tu_require(ta == mem_access(b, cpu, addr, 8, op, 0, *t),
+		   "step %d: the two returned different times", step);
+	same_state(a, b, step);
+	*t += 100000;
+}
+
+/* The memo's short hit path (memo_hit) serves a copy by the rule that served it last only in
+ * that rule's state: a store memo's hit on an E copy (silent_upgrade, E -> M) is no rule for
+ * the next hit, and the LLC mark of the copy's new fill (cway.llc) is for its next store hit,
+ * as with the table.  _i 0: x comes back in E into the same ways after an eviction; its store
+ * must take it to M.  _i 1: x, hit by the memo in M, goes Shared (another core's load: the
+ * LLC copy is valid again), then M through its buddy's RFO prefetch; the memo's next store
+ * hit must mark the LLC copy stale.  _i 2: x has no statistics of its own (one CPU's line);
+ * after a warm-up's end (mem_stats_reset) its CPU set is empty, and the memo's next hit must
+ * put its CPU in it. */
+START_TEST(memo_hit_only_in_its_rule_state)
+{
+	struct machine mc;
+	struct mem *a, *b;
+	struct mem_memo st;
+	const uint64_t x = 0x300000, y = x ^ 64; /* buddies */
+	int c0 = 0, c1 = 1, core;
+	simtime_t t = 0;
+
+	tu_machine(&mc, "skylake-sp-2s", (const char *[]){"prefetch.adjacent_line=true", NULL});
+	core = machine_cpu_core(&mc, c0);
+	a = hit_mem_checked(&mc, true, false); /* outside check mode: memo_hit serves */
+	b = hit_mem_checked(&mc, false, false);
+	if (_i == 2) {
+		mem_track_lines(a, NULL, false);
+		mem_track_lines(b, NULL, false);
+	}
+	mem_memo_init(a, &st, c0, x, 8, MEM_STORE, 0);
+	both_access(a, b, c0, x, MEM_LOAD, &t, 0); /* E */
+	both_memo(a, b, &st, c0, x, MEM_STORE, &t, 1); /* E -> M */
+	if (!_i) {
+		mem_evict(a, core, x, t);
+		mem_evict(b, core, x, t);
+		both_access(a, b, c0, x, MEM_LOAD, &t, 2); /* E again, in the emptied ways */
+		both_memo(a, b, &st, c0, x, MEM_STORE, &t, 3);
+		tu_require(mem_state(a, core, x) == MESI_M, "the store took x to M");
+	} else if (_i == 2) {
+		both_memo(a, b, &st, c0, x, MEM_STORE, &t, 2); /* a hit in M: the rule kept */
+		mem_stats_reset(a);
+		mem_stats_reset(b);
+		both_memo(a, b, &st, c0, x, MEM_STORE, &t, 3);
+		tu_require(stats_line_nr_cpus(a, mem_line(a, x)) == 1, "x's CPU counted again");
+	} else {
+		both_memo(a, b, &st, c0, x, MEM_STORE, &t, 2); /* a hit in M: the rule kept */
+		both_memo(a, b, &st, c0, x, MEM_STORE, &t, 3);
+		both_access(a, b, c1, x, MEM_LOAD, &t, 4);
+		mem_evict(a, core, y, t);
+		mem_evict(b, core, y, t);
+		both_access(a, b, c0, y, MEM_STORE, &t, 5); /* its RFO prefetch takes x to M */
+		tu_require(mem_state(a, core, x) == MESI_M, "the RFO prefetch upgraded x");
+		both_memo(a, b, &st, c0, x, MEM_STORE, &t, 6);
+	}
+	mem_free(a);
+	mem_free(b);
+	machine_release(&mc);
+}
+END_TEST
+
 /* A memo (mem_access_memo) serves its operation as mem_access() would (a private hit by its
  * own path, anything else by the full path with the ways it found), or leaves it to
  * mem_access(): 4 CPUs repeat 12 operations each (lines of their own and shared ones, every
@@ -259,6 +336,8 @@ START_TEST(proto_memo_matches_access)
 					     {"prefetch.pair_granule=true", "store_buffer.entries=2",
 					      NULL}};
 	enum { CPUS = 4, OPS = 12 };
+	/* CPU 40 is CPU 0's SMT sibling: a copy of its core serves both without a miss. */
+	static const int cpu_of[CPUS] = {0, 1, 2, 40};
 	struct machine mc;
 	struct mem *a, *b;
 	struct mem_memo memo[CPUS][OPS];
@@ -274,6 +353,13 @@ START_TEST(proto_memo_matches_access)
 	 * trusts the directory to say its core has no copy; the other checks every step. */
 	a = hit_mem_checked(&mc, true, _i < 2);
 	b = hit_mem(&mc, true);
+	/* Loop 3 keeps statistics for shared lines only, as runs do: a CPU's own lines are then
+	 * untracked, the memo's short hit path's commonest case (memo_hit); loop 2 tracks all, so
+	 * that the short path meets tracked lines outside check mode too. */
+	if (_i == 3) {
+		mem_track_lines(a, NULL, false);
+		mem_track_lines(b, NULL, false);
+	}
 	a->on_write = b->on_write = count_write;
 	a->on_write_data = &wa;
 	b->on_write_data = &wb;
@@ -286,12 +372,17 @@ START_TEST(proto_memo_matches_access)
 			if (i == OPS - 1) /* crosses into the next line (64 or 128 bytes) */
 				addr[c][i] = (addr[c][i] | 127) - 3;
 			op[c][i] = (enum mem_op)g_rand_int_range(rnd, 0, MEM_OP_COUNT);
-			mem_memo_init(a, &memo[c][i], c, addr[c][i], 8, op[c][i], (uint32_t)i);
+			mem_memo_init(a, &memo[c][i], cpu_of[c], addr[c][i], 8, op[c][i],
+				      (uint32_t)i);
 		}
 	for (int step = 0; step < 8000; step++) {
 		int c = (int)g_rand_int_range(rnd, 0, CPUS), i = (int)g_rand_int_range(rnd, 0, OPS);
 		simtime_t ta, tb;
 
+		if (step == 4000 && _i == 3) { /* a warm-up's end: statistics restart, lines stay */
+			mem_stats_reset(a);
+			mem_stats_reset(b);
+		}
 		if (step == 2000) { /* from now on, writes to two lines are reported (lock waiters) */
 			for (int k = 0; k < 2; k++) {
 				mem_watch(a, addr[k][4 * k + 1]);
@@ -299,17 +390,17 @@ START_TEST(proto_memo_matches_access)
 			}
 		}
 		if (g_rand_int_range(rnd, 0, 32) == 0) {
-			mem_evict(a, machine_cpu_core(&mc, c), addr[c][i], t[c]);
-			mem_evict(b, machine_cpu_core(&mc, c), addr[c][i], t[c]);
+			mem_evict(a, machine_cpu_core(&mc, cpu_of[c]), addr[c][i], t[c]);
+			mem_evict(b, machine_cpu_core(&mc, cpu_of[c]), addr[c][i], t[c]);
 			continue;
 		}
 		if (mem_access_memo(a, &memo[c][i], t[c], &ta))
 			served++;
 		else {
 			refused++;
-			ta = mem_access(a, c, addr[c][i], 8, op[c][i], (uint32_t)i, t[c]);
+			ta = mem_access(a, cpu_of[c], addr[c][i], 8, op[c][i], (uint32_t)i, t[c]);
 		}
-		tb = mem_access(b, c, addr[c][i], 8, op[c][i], (uint32_t)i, t[c]);
+		tb = mem_access(b, cpu_of[c], addr[c][i], 8, op[c][i], (uint32_t)i, t[c]);
 		tu_require(ta == tb, "step %d: %s returned %" G_GUINT64_FORMAT " and %"
 			   G_GUINT64_FORMAT, step, mem_op_names[op[c][i]], ta, tb);
 		same_state(a, b, step);
@@ -337,6 +428,7 @@ static Suite *hit_path_suite(void)
 	tcase_add_loop_test(tc, proto_hit_path_matches_table, 0, 6);
 	tcase_add_loop_test(tc, proto_memo_matches_access, 0, 4);
 	tcase_add_loop_test(tc, store_hit_after_rfo_prefetch_marks_llc, 0, 2);
+	tcase_add_loop_test(tc, memo_hit_only_in_its_rule_state, 0, 3);
 	suite_add_tcase(s, tc);
 	return s;
 }
