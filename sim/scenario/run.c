@@ -273,7 +273,7 @@ thread_op(struct sim *sim, struct thread *t, simtime_t now, simtime_t *next_out,
 	if (!raw && !t->ra.settled)
 		ra_step(&t->ra, now); /* only unsettled threads' ties are told (ra_tie) */
 	/* A call's later steps (the most steps that get here) need not look its op up. */
-	if (!raw && (t->in_call || t->a->ops[t->pc].kind == OP_CALL))
+	if (!raw && t->calls && (t->in_call || t->a->ops[t->pc].kind == OP_CALL))
 		return call_op(sim, t, now, next_out);
 	mm = &t->memo[t->pc];
 	/* A settled core's step of a memo that may serve it (ok: one line; a delay's memo is

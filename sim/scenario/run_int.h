@@ -23,6 +23,7 @@ struct thread {
 	uint32_t pc;
 	int cpu;
 	bool in_call;          /* a path call of the loop is running */
+	bool calls;            /* its loop has a path call (else no op of it is looked up for one) */
 	/* run-ahead past queued events (runahead.h) */
 	bool priv;             /* its core's steps commute with every other core's */
 	uint8_t *known;        /* per op: mem_access_known said yes (it stays yes) */

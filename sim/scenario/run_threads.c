@@ -59,6 +59,7 @@ static void thread_memos(struct sim *sim, struct thread *t)
 	for (uint32_t i = 0; i < a->nr_ops; i++) {
 		const struct op *op = &a->ops[i];
 
+		t->calls |= op->kind == OP_CALL;
 		if (op->kind <= OP_LOCKED_RMW)
 			mem_memo_init(sim->mem, &t->memo[i], t->cpu,
 				      op->addr + (uint64_t)t->cpu * op->cpu_stride, op->size,
