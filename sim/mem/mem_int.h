@@ -51,28 +51,12 @@ void mem_request_ways(struct mem *m, const struct req *rq, struct cway *w2, stru
 /* mem_decode_rows - fill m->rows and m->orows from the table under m->pvariant.  Can't fail. */
 void mem_decode_rows(struct mem *m);
 
-/* May @core hold a copy of line @la?  Only if the directory lists it (mem_check_line). */
-static inline bool dir_lists(struct mem *m, uint64_t la, int core)
-{
-	uint32_t idx = dir_lookup(&m->dir, la);
-
-	return idx != DIR_NONE && dir_has(&m->dir, idx, core);
-}
-
-/* mem_request - mem_request_ways() of a prefetch or an eviction: it finds the L2 way.  Inline:
- * every demand miss's buddy prefetch comes this way. */
+/* mem_request - mem_request_ways() of an eviction: it finds the L2 way (only a demand request
+ * asks whether L1d has the line; a prefetch's request is prefetch.c's). */
 static inline void mem_request(struct mem *m, const struct req *rq, struct outcome *out)
 {
-	struct cway *w2 = NULL;
-
-	assert(rq->prefetch || rq->event == EV_EVICT);
-	/* A prefetch's buddy is often a line the core lost to another one: then its L2 is not
-	 * searched (the buddy's region is the demand line's, so the directory answers from the
-	 * region it remembers).  Check mode searches, and reports a directory that lies. */
-	if (m->check || !rq->prefetch || dir_lists(m, rq->la, rq->core))
-		w2 = pcache_lookup(&m->core[rq->core].l2, rq->la);
-	/* Only a demand request asks whether L1d has the line. */
-	mem_request_ways(m, rq, w2, NULL, out);
+	assert(rq->event == EV_EVICT);
+	mem_request_ways(m, rq, pcache_lookup(&m->core[rq->core].l2, rq->la), NULL, out);
 }
 
 /* mem_others_dl - what cores other than @core (holding @own) hold of the line of entry @dl. */

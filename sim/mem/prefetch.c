@@ -17,32 +17,37 @@
 
 #include <assert.h>
 
-/* A prefetch of a buddy @rq's core does not hold (the directory does not list it: its L2 is
- * not searched) whose row only drops it: what mem_request_ways() does of it -- count the
- * action, touch nothing, cost nothing -- without running the request.  On skylake-sp-2s a
- * store's buddy prefetch of a line Modified elsewhere is one (rfo_buddy_modified: drop), a
- * third of contended-80's prefetches.  Check mode takes the full way, which checks the row.
- * Return: false when it is not such a prefetch (nothing done). */
-static bool pf_drop_unheld(struct mem *m, const struct req *rq, struct outcome *o)
+/* Does the row of prefetch @rq on line @idx, which its core does not hold, only drop it?
+ * On skylake-sp-2s a store's buddy prefetch of a line Modified elsewhere does
+ * (rfo_buddy_modified: drop): a third of contended-80's prefetches. */
+static bool pf_drops(const struct mem *m, const struct req *rq, uint32_t idx)
 {
-	uint32_t idx = dir_lookup(&m->dir, rq->la);
-
-	if (m->check || idx == DIR_NONE || dir_has(&m->dir, idx, rq->core) ||
-	    m->rows[MESI_I][mem_others(m, idx, rq->core, MESI_I)][rq->event].acts !=
-		    1u << ACT_DROP_PF)
-		return false;
-	m->act_count[ACT_DROP_PF]++;
-	*o = (struct outcome){.done = rq->now, .line = idx, .pf_event = EV_COUNT, .dropped = true};
-	return true;
+	return m->rows[MESI_I][mem_others(m, idx, rq->core, MESI_I)][rq->event].acts ==
+	       1u << ACT_DROP_PF;
 }
 
-/* Run prefetch @rq (mem_request), then count what it did. */
+/* Run prefetch @rq (mem_request_ways), then count what it did.  A buddy is often a line the
+ * core lost to another one: the directory, asked once (the buddy's region is the demand
+ * line's, which it remembers), says whether the core may hold it (mem_check_line).  If not,
+ * its L2 is not searched, and a row that only drops it is done here as mem_request_ways()
+ * would -- the action counted, nothing touched, no cost -- without the request.  Check mode
+ * searches and runs the row, and reports a directory that lies. */
 static void pf_request(struct mem *m, const struct req *rq)
 {
+	uint32_t idx = dir_lookup(&m->dir, rq->la);
+	struct cway *w2 = NULL;
 	struct outcome o;
 
-	if (!pf_drop_unheld(m, rq, &o))
-		mem_request(m, rq, &o);
+	if (m->check || (idx != DIR_NONE && dir_has(&m->dir, idx, rq->core))) {
+		w2 = pcache_lookup(&m->core[rq->core].l2, rq->la);
+	} else if (idx != DIR_NONE && pf_drops(m, rq, idx)) {
+		m->act_count[ACT_DROP_PF]++;
+		o = (struct outcome){.done = rq->now, .line = idx, .pf_event = EV_COUNT,
+				     .dropped = true};
+		acct_prefetch(m, rq, &o);
+		return;
+	}
+	mem_request_ways(m, rq, w2, NULL, &o);
 	acct_prefetch(m, rq, &o);
 }
 
