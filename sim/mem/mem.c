@@ -245,9 +245,10 @@ void mem_evict(struct mem *m, int core, uint64_t addr, simtime_t now)
 	struct req rq = {.cpu = -1, .core = core, .socket = mem_core_socket(m, core), .la = la,
 			 .event = EV_EVICT, .cause = DIR_NONE, .cause_orow = DIR_NONE, .now = now};
 	struct outcome o;
+	struct cway *w2 = pcache_lookup(&m->core[core].l2, la);
 
-	if (pcache_lookup(&m->core[core].l2, la))
-		mem_request(m, &rq, &o);
+	if (w2)
+		mem_request_ways(m, &rq, w2, NULL, &o);
 }
 
 int mem_state(const struct mem *m, int core, uint64_t addr)

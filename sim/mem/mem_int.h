@@ -51,14 +51,6 @@ void mem_request_ways(struct mem *m, const struct req *rq, struct cway *w2, stru
 /* mem_decode_rows - fill m->rows and m->orows from the table under m->pvariant.  Can't fail. */
 void mem_decode_rows(struct mem *m);
 
-/* mem_request - mem_request_ways() of an eviction: it finds the L2 way (only a demand request
- * asks whether L1d has the line; a prefetch's request is prefetch.c's). */
-static inline void mem_request(struct mem *m, const struct req *rq, struct outcome *out)
-{
-	assert(rq->event == EV_EVICT);
-	mem_request_ways(m, rq, pcache_lookup(&m->core[rq->core].l2, rq->la), NULL, out);
-}
-
 /* mem_others_dl - what cores other than @core (holding @own) hold of the line of entry @dl. */
 static inline int mem_others_dl(const struct dline *dl, int core, int own)
 {

@@ -62,24 +62,6 @@ static void core_invalidate(struct mem *m, int core, uint32_t idx, struct cway *
 	dir_del_sharer(&m->dir, idx, core);
 }
 
-/* Make room in @core's L2 in way @v, the one a miss found (pcache_victim: no action of a miss
- * row touches the requester's caches): its line goes through the protocol's EVICT row. */
-static struct cway *l2_slot(struct mem *m, int core, struct cway *v, simtime_t now)
-{
-	const struct pcache *l2 = &m->core[core].l2;
-
-	if (pcache_tag(l2, v)) {
-		struct req ev = {.cpu = -1, .core = core, .socket = mem_core_socket(m, core),
-				 .la = pcache_addr(l2, v), .event = EV_EVICT, .cause = DIR_NONE,
-				 .cause_orow = DIR_NONE, .now = now};
-		struct outcome o;
-
-		mem_request(m, &ev, &o);
-		assert(!pcache_tag(l2, v));
-	}
-	return v;
-}
-
 /* The owner's side: @core receives @msg about line @idx; its own table row says what its copy
  * does.  Return: false (the run failed) when the table has no row for the copy's state. */
 static inline __attribute__((always_inline)) bool
@@ -308,6 +290,47 @@ static bool exec_actions(struct mem *m, const struct req *rq, uint32_t acts, uin
 	if (runs(m, acts, ACT_PF_BUDDY_RFO))
 		o->pf_event = EV_PF_STORE;
 	return true;
+}
+
+/* The rows an L2 victim's eviction takes when nothing else happens: its copy leaves (evict),
+ * a dirty one after its writeback, and nothing reaches the home or another core. */
+#define EVICT_ONLY_ACTS (1u << ACT_WRITEBACK | 1u << ACT_EVICT)
+
+/* Make room in @core's L2 in way @v, the one a miss found (pcache_victim: no action of a miss
+ * row touches the requester's caches): its line goes through the protocol's EVICT row, from
+ * that way (a lookup of its line would find it: no other way of the set has its tag).  A row
+ * of EVICT_ONLY_ACTS runs here, as mem_request_ways() would run it: no time is charged and
+ * no state is left to apply (it leaves the copy invalid); check mode and every other row go
+ * through mem_request_ways(). */
+static struct cway *l2_slot(struct mem *m, int core, struct cway *v, simtime_t now)
+{
+	const struct pcache *l2 = &m->core[core].l2;
+	const struct mem_row *r;
+	uint32_t idx = v->line;
+	uint16_t socket;
+
+	if (!pcache_tag(l2, v))
+		return v;
+	socket = mem_core_socket(m, core);
+	r = &m->rows[v->state][mem_others(m, idx, core, v->state)][EV_EVICT];
+	if (r->r && !m->check && !(r->acts & ~EVICT_ONLY_ACTS) && r->next_own == MESI_I) {
+		/* A dirty copy's data goes into the LLC with the copy (evict, below). */
+		runs(m, r->acts, ACT_WRITEBACK);
+		if (runs(m, r->acts, ACT_EVICT)) {
+			/* Non-inclusive LLC: the copy that leaves goes into it. */
+			m->dir.line[idx].llc_valid |= 1u << socket;
+			core_invalidate(m, core, idx, v);
+		}
+	} else {
+		struct req ev = {.cpu = -1, .core = core, .socket = socket,
+				 .la = pcache_addr(l2, v), .event = EV_EVICT, .cause = DIR_NONE,
+				 .cause_orow = DIR_NONE, .now = now};
+		struct outcome o;
+
+		mem_request_ways(m, &ev, v, NULL, &o);
+	}
+	assert(!pcache_tag(l2, v));
+	return v;
 }
 
 /* Give the requester its next state and keep the directory's owner in step.  A fill's data

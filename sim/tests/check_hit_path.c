@@ -2,7 +2,8 @@
  * check_hit_path.c - the private-hit path (mem_hit, sim/mem/hit.c) is the protocol table's
  * hit rows and nothing else: two memory systems, one serving hits by the table walk and one
  * by the hit path, run the same pseudo-random accesses and must agree on everything after
- * every step.  So must a memo of an operation (mem_access_memo) and mem_access().
+ * every step.  So must a memo of an operation (mem_access_memo) and mem_access(), and an L2
+ * victim's eviction outside check mode (xact.c's l2_slot) and the table's EVICT rows.
  */
 #include <glib.h>
 #include <string.h>
@@ -236,6 +237,42 @@ START_TEST(store_hit_after_rfo_prefetch_marks_llc)
 }
 END_TEST
 
+/* Outside check mode an L2 victim's eviction runs its EVICT row in l2_slot (xact.c), in it
+ * through the table: two memory systems, one in each mode, take the same pseudo-random loads
+ * and stores of 4 CPUs to 48 lines (caches of 16 lines in L2) and must agree after each; both
+ * kinds of eviction row, a clean copy's and a dirty one's (writeback), must have run. */
+START_TEST(victim_eviction_matches_table)
+{
+	struct machine mc;
+	struct mem *a, *b;
+	uint64_t acts[ACT_COUNT];
+	simtime_t t[4] = {0};
+	GRand *rnd = g_rand_new_with_seed(16);
+
+	tu_machine(&mc, "skylake-sp-2s", NULL);
+	a = hit_mem_checked(&mc, false, true);
+	b = hit_mem_checked(&mc, false, false);
+	for (int step = 0; step < 4000; step++) {
+		int cpu = (int)g_rand_int_range(rnd, 0, 4);
+		uint64_t addr = 0x100000 + (uint64_t)g_rand_int_range(rnd, 0, 48) * 64;
+		enum mem_op op = g_rand_int_range(rnd, 0, 3) ? MEM_LOAD : MEM_STORE;
+		simtime_t ta = mem_access(a, cpu, addr, 8, op, 0, t[cpu]);
+
+		tu_require(ta == mem_access(b, cpu, addr, 8, op, 0, t[cpu]),
+			   "step %d: the two returned different times", step);
+		same_state(a, b, step);
+		t[cpu] = ta;
+	}
+	mem_act_counts(b, acts);
+	ck_assert_uint_gt(acts[ACT_EVICT], 500);
+	ck_assert_uint_gt(acts[ACT_WRITEBACK], 50);
+	mem_free(a);
+	mem_free(b);
+	machine_release(&mc);
+	g_rand_free(rnd);
+}
+END_TEST
+
 /* @cpu's access of @mm (its memo in @a, mem_access_memo) and the same by mem_access() in @b:
  * the same time, then the same state. */
 static void both_memo(struct mem *a, struct mem *b, struct mem_memo *mm, int cpu, uint64_t addr,
@@ -429,6 +466,7 @@ static Suite *hit_path_suite(void)
 	tcase_add_loop_test(tc, proto_memo_matches_access, 0, 4);
 	tcase_add_loop_test(tc, store_hit_after_rfo_prefetch_marks_llc, 0, 2);
 	tcase_add_loop_test(tc, memo_hit_only_in_its_rule_state, 0, 3);
+	tcase_add_test(tc, victim_eviction_matches_table);
 	suite_add_tcase(s, tc);
 	return s;
 }
