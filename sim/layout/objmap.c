@@ -273,10 +273,11 @@ uint32_t objmap_seal(struct objmap *om)
 	}
 }
 
-/* Whether @n pieces, and no more, have their base at or below @addr. */
+/* Whether @n pieces, and no more, have their base at or below @addr (none: an address below
+ * them all, as the per-cpu areas of a map whose other objects lie above them are). */
 static bool flat_below_is(const struct objmap *om, uint64_t addr, uint32_t n)
 {
-	return n > 0 && n <= om->nr_flat && om->flat[n - 1].base <= addr &&
+	return n <= om->nr_flat && (n == 0 || om->flat[n - 1].base <= addr) &&
 	       (n == om->nr_flat || om->flat[n].base > addr);
 }
 
