@@ -25,10 +25,7 @@ struct cway {
 	uint32_t line;    /* directory index of the line */
 	uint8_t state;    /* enum mesi; never MESI_I in a filled way */
 	uint8_t pf;       /* filled by a prefetch and not yet used by a demand access */
-	/* The copy's other level (hier.h): in L1d, which way of its L2 set holds the line; in
-	 * L2, which way of its L1d set did when it last entered L1d, plus one (0: never since
-	 * its fill; hier_l1_of). */
-	uint8_t link;
+	uint8_t l2w;      /* in L1d: which way of its L2 set holds the same line (hier.h) */
 	/* The line's LLC copies may still be valid: a store hit must mark them stale.  Set by
 	 * every fill and state change, cleared only by the store hit that marks them (hit.h). */
 	uint8_t llc;

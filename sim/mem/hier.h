@@ -23,14 +23,14 @@ struct hier {
 };
 
 /* hier_lookup - the L2 way holding @la, or NULL; *@w1 gets its L1d way (NULL when L1d lacks
- * it).  L1d is looked at first: an L1d copy names its L2 way (cway.link), so a hit there
+ * it).  L1d is looked at first: an L1d copy names its L2 way (cway.l2w), so a hit there
  * skips the scan of the larger L2 set. */
 static inline struct cway *hier_lookup(struct hier *h, uint64_t la, struct cway **w1)
 {
 	if ((*w1 = pcache_lookup(&h->l1, la)))
 		/* L1d is a subset of L2 (mem_check_line tests the link): the L2 way, a host
 		 * cache miss on most L1d hits, is not read here. */
-		return pcache_set(&h->l2, la) + (*w1)->link;
+		return pcache_set(&h->l2, la) + (*w1)->l2w;
 	return pcache_lookup(&h->l2, la);
 }
 
@@ -67,31 +67,16 @@ static inline void hier_set_ways(struct hier *h, struct cway *w2, struct cway *w
 	}
 }
 
-/* hier_l1_of - the L1d way of the copy in L2 way @w2 (holding @la), or NULL: the way its
- * link names if that way still holds @la (the link of a copy that left L1d is not cleared:
- * its L1d way holds another line or none then), no scan of the L1d set. */
-static inline struct cway *hier_l1_of(struct hier *h, const struct cway *w2, uint64_t la)
-{
-	size_t i = pcache_set_index(&h->l1, la) + w2->link - 1;
-
-	return w2->link && h->l1.tags[i] == la + 1 ? &h->l1.way[i] : NULL;
-}
-
-/* hier_l1_fill - copy L2 way @src (holding @la) into L1d, whose victim just leaves (its L2
- * copy stays): L1d holds nothing L2 does not.  Inline, as hier_install: every demand fill
- * runs both. */
-static inline void hier_l1_fill(struct hier *h, uint64_t la, struct cway *src)
+/* hier_l1_fill - copy L2 way @src (holding @la) into L1d, whose victim just leaves: L1d
+ * holds nothing L2 does not.  Inline, as hier_install: every demand fill runs both. */
+static inline void hier_l1_fill(struct hier *h, uint64_t la, const struct cway *src)
 {
 	struct cway *v = pcache_victim(&h->l1, la);
-	/* Both links before the stores, which (no strict aliasing) would reload the geometry */
-	uint8_t to_l2 = (uint8_t)(src - pcache_set(&h->l2, la));
-	uint8_t to_l1 = (uint8_t)(v - pcache_set(&h->l1, la) + 1);
 
 	*v = *src;
 	pcache_set_tag(&h->l1, v, la + 1);
 	v->pf = 0;
-	v->link = to_l2;
-	src->link = to_l1;
+	v->l2w = (uint8_t)(src - pcache_set(&h->l2, la));
 	if (h->l1.epoch)
 		h->l1.epoch[v - h->l1.way] = h->l2.epoch[src - h->l2.way];
 	pcache_touch(&h->l1, v);

@@ -100,10 +100,8 @@ static bool check_core(struct mem *m, uint32_t idx, int c, simtime_t now, uint32
 	}
 	e2 = pcache_epoch(&m->core[c].l2, w2);
 	e1 = w1 ? pcache_epoch(&m->core[c].l1, w1) : e2;
-	/* Each copy names the other (cway.link): the L2 one names no L1d way when L1d lacks it. */
-	if (hier_l1_of(&m->core[c], w2, dl->addr) != w1 ||
-	    (w1 && (w1->state != w2->state || e1 != e2 || w2->pf ||
-		    pcache_set(&m->core[c].l2, dl->addr) + w1->link != w2))) {
+	if (w1 && (w1->state != w2->state || e1 != e2 || w2->pf ||
+		   pcache_set(&m->core[c].l2, dl->addr) + w1->l2w != w2)) {
 		mem_fail(m, now, idx, "core %d: L1d and L2 copies differ", c);
 		return false;
 	}

@@ -58,7 +58,7 @@ static void core_invalidate(struct mem *m, int core, uint32_t idx, struct cway *
 {
 	struct hier *h = &m->core[core];
 
-	hier_drop_ways(h, w2, hier_l1_of(h, w2, m->dir.line[idx].addr));
+	hier_drop_ways(h, w2, pcache_lookup(&h->l1, m->dir.line[idx].addr));
 	dir_del_sharer(&m->dir, idx, core);
 }
 
@@ -355,8 +355,8 @@ static void apply_next_own(struct mem *m, const struct req *rq, uint32_t idx, in
 		struct hier *h = &m->core[rq->core];
 
 		/* A demand request knows both ways (nothing since changed a tag); a prefetch or an
-		 * eviction the L2 one, which names the L1d one (hier_lookup would find the same). */
-		struct cway *w1 = x->demand ? x->w1 : hier_l1_of(h, x->w2, rq->la);
+		 * eviction the L2 one, so only L1d is searched (hier_lookup would find the same). */
+		struct cway *w1 = x->demand ? x->w1 : pcache_lookup(&h->l1, rq->la);
 
 		hier_set_ways(h, x->w2, w1, next_own, &dl->version);
 	}

@@ -365,7 +365,7 @@ START_TEST(mem_check_line_detects_broken_l1d_twin)
 	if (_i == 0)
 		w2->pf = 1;
 	else
-		w1->link = (uint8_t)((w1->link + 1) % mc.l2.ways);
+		w1->l2w = (uint8_t)((w1->l2w + 1) % mc.l2.ways);
 	ck_assert(!mem_check_line(m, idx, 2000));
 	ck_assert_ptr_nonnull(strstr(m->fail_msg, "L1d and L2 copies differ"));
 	teardown();
