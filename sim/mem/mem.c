@@ -113,8 +113,11 @@ access_rest(struct mem *m, struct req *rq, enum mem_op op, uint64_t end, simtime
 	return t;
 }
 
-simtime_t mem_access_from(struct mem *m, int cpu, uint64_t addr, uint32_t size, enum mem_op op,
-			  uint32_t site, uint32_t caller, simtime_t now)
+/* mem_access_from() of operation @op, a constant: each entry point below is one copy, which
+ * tests nothing of the operation at run time. */
+static inline __attribute__((always_inline)) simtime_t
+access_from(struct mem *m, int cpu, uint64_t addr, uint32_t size, const enum mem_op op,
+	    uint32_t site, uint32_t caller, simtime_t now)
 {
 	uint64_t end = addr + (size ? size : 1) - 1;
 	int core = m->cpu_core[cpu];
@@ -132,6 +135,41 @@ simtime_t mem_access_from(struct mem *m, int cpu, uint64_t addr, uint32_t size, 
 	if (__builtin_expect(addr >> m->gshift != end >> m->gshift, 0))
 		t = access_rest(m, &rq, op, end, t);
 	return m->failed ? now : t;
+}
+
+/* Not inlined into mem_access_from(): it dispatches to them, one copy of each. */
+__attribute__((noinline)) simtime_t
+mem_load_from(struct mem *m, int cpu, uint64_t addr, uint32_t size, uint32_t site,
+	      uint32_t caller, simtime_t now)
+{
+	return access_from(m, cpu, addr, size, MEM_LOAD, site, caller, now);
+}
+
+__attribute__((noinline)) simtime_t
+mem_store_from(struct mem *m, int cpu, uint64_t addr, uint32_t size, uint32_t site,
+	       uint32_t caller, simtime_t now)
+{
+	return access_from(m, cpu, addr, size, MEM_STORE, site, caller, now);
+}
+
+__attribute__((noinline)) simtime_t
+mem_rmw_from(struct mem *m, int cpu, uint64_t addr, uint32_t size, uint32_t site,
+	     uint32_t caller, simtime_t now)
+{
+	return access_from(m, cpu, addr, size, MEM_RMW, site, caller, now);
+}
+
+__attribute__((noinline)) simtime_t
+mem_locked_from(struct mem *m, int cpu, uint64_t addr, uint32_t size, uint32_t site,
+		uint32_t caller, simtime_t now)
+{
+	return access_from(m, cpu, addr, size, MEM_LOCKED_RMW, site, caller, now);
+}
+
+simtime_t mem_access_from(struct mem *m, int cpu, uint64_t addr, uint32_t size, enum mem_op op,
+			  uint32_t site, uint32_t caller, simtime_t now)
+{
+	return mem_access_op(m, cpu, addr, size, op, site, caller, now);
 }
 
 bool mem_memo_miss(struct mem *m, struct mem_memo *mm, struct cway *w2, struct cway *w1,

@@ -202,6 +202,34 @@ void mem_stats_reset(struct mem *m);
 simtime_t mem_access_from(struct mem *m, int cpu, uint64_t addr, uint32_t size, enum mem_op op,
 			  uint32_t site, uint32_t caller, simtime_t now);
 
+/* mem_load_from, mem_store_from, mem_rmw_from, mem_locked_from - mem_access_from() of that
+ * operation; mem_access_op - the one of @op: inline, so that a caller that knows the operation
+ * (a path's memory instruction) calls it without a test of @op at every access. */
+simtime_t mem_load_from(struct mem *m, int cpu, uint64_t addr, uint32_t size, uint32_t site,
+			uint32_t caller, simtime_t now);
+simtime_t mem_store_from(struct mem *m, int cpu, uint64_t addr, uint32_t size, uint32_t site,
+			 uint32_t caller, simtime_t now);
+simtime_t mem_rmw_from(struct mem *m, int cpu, uint64_t addr, uint32_t size, uint32_t site,
+		       uint32_t caller, simtime_t now);
+simtime_t mem_locked_from(struct mem *m, int cpu, uint64_t addr, uint32_t size, uint32_t site,
+			  uint32_t caller, simtime_t now);
+
+static inline simtime_t mem_access_op(struct mem *m, int cpu, uint64_t addr, uint32_t size,
+				      enum mem_op op, uint32_t site, uint32_t caller,
+				      simtime_t now)
+{
+	switch (op) {
+	case MEM_LOAD:
+		return mem_load_from(m, cpu, addr, size, site, caller, now);
+	case MEM_STORE:
+		return mem_store_from(m, cpu, addr, size, site, caller, now);
+	case MEM_RMW:
+		return mem_rmw_from(m, cpu, addr, size, site, caller, now);
+	default:
+		return mem_locked_from(m, cpu, addr, size, site, caller, now);
+	}
+}
+
 /* One request for one line, demand or prefetch (the memory system's own: here because a
  * struct mem_memo keeps one). */
 struct req {
