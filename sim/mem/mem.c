@@ -29,23 +29,21 @@ demand(struct mem *m, struct req *rq, int event, simtime_t now, const struct fou
        uint32_t *line)
 {
 	struct outcome o;
-	struct cway *w1, *w2;
+	struct hier_ways w;
 	bool hit;
 
 	rq->event = (uint8_t)event;
 	rq->now = now;
-	if (f) {
-		w2 = f->w2;
-		w1 = f->w1;
-	} else {
-		w2 = hier_lookup(&m->core[rq->core], rq->la, &w1);
-	}
+	if (f)
+		w = (struct hier_ways){.w2 = f->w2, .w1 = f->w1};
+	else /* (with the ways' indices, which a hit takes: no pointer arithmetic) */
+		hier_lookup_ways(&m->core[rq->core], rq->la, &w);
 	/* Looked up once for both: mem_hit changes nothing when it does not serve. */
-	hit = m->hit_fast && mem_hit(m, rq, w2, w1, &o);
+	hit = m->hit_fast && mem_hit(m, rq, &w, !f, &o);
 	if (!hit) {
 		if (!f) /* (a memo's request has it: mem_memo_miss) */
 			rq->socket = mem_core_socket(m, rq->core);
-		mem_request_ways(m, rq, w2, w1, &o);
+		mem_request_ways(m, rq, w.w2, w.w1, &o);
 	}
 	if (m->failed) { /* an invariant broke (check mode) or a limit was reached */
 		*line = DIR_NONE;
