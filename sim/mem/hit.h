@@ -53,7 +53,7 @@ hit_apply(struct mem *m, struct hier *h, const struct req *rq, const struct hier
 	struct cway *w2 = w->w2, *w1 = w->w1, *c = w1 ? w1 : w2; /* the nearer copy decides */
 	uint32_t line = c->line;
 	struct dline *dl = &m->dir.line[line];
-	int next = hr->row->next_own;
+	int next = hr->next_own;
 
 	hr->nr++;
 	*out = (struct outcome){.line = line, .pf_event = EV_COUNT,
@@ -80,7 +80,7 @@ hit_apply(struct mem *m, struct hier *h, const struct req *rq, const struct hier
 			c->llc = 0;
 		}
 	}
-	if (m->check || next != hr->row->own) {
+	if (m->check || !hr->keeps) {
 		hier_set_ways(h, w2, w1, next, &dl->version);
 		/* The core holds a copy, so the directory lists it already (mem_check_line). */
 		if (next == MESI_E || next == MESI_M) {

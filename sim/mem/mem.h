@@ -102,6 +102,8 @@ struct mem_hit_rule {
 	const struct proto_row *row; /* NULL: not a private hit, the full path serves the key */
 	bool write;                  /* write_data: a new value epoch */
 	bool st_hit;                 /* count_st_hit */
+	uint8_t next_own;            /* row->next_own, */
+	bool keeps;                  /* and whether it is row->own: next to what the hit reads */
 	uint64_t nr;                 /* requests it served: its actions' counts (mem_act_counts) */
 };
 
