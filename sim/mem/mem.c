@@ -128,7 +128,7 @@ access_from(struct mem *m, int cpu, uint64_t addr, uint32_t size, const enum mem
 			 .cause = DIR_NONE, .cause_orow = DIR_NONE};
 	simtime_t t;
 
-	assert(cpu >= 0 && cpu < m->mc->nr_cpus);
+	assert((unsigned)cpu < (unsigned)m->mc->nr_cpus); /* (one comparison: cpu >= 0 too) */
 	m->last_line = DIR_NONE;
 	if (m->failed)
 		return now;
