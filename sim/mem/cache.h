@@ -85,6 +85,22 @@ static inline struct cway *pcache_lookup(struct pcache *c, uint64_t line_addr)
 	return NULL;
 }
 
+/* pcache_find - the index in way[] of the way holding @line_addr, or PCACHE_NONE (as
+ * pcache_lookup(), for a caller that wants the index too: its LRU stamp's). */
+#define PCACHE_NONE SIZE_MAX
+
+static inline size_t pcache_find(const struct pcache *c, uint64_t line_addr)
+{
+	size_t s = pcache_set_index(c, line_addr);
+	const uint64_t *t = &c->tags[s];
+	uint64_t tag = line_addr + 1;
+
+	for (uint32_t i = 0; i < c->ways; i++)
+		if (t[i] == tag)
+			return s + i;
+	return PCACHE_NONE;
+}
+
 /* pcache_touch_at - way[@i] is used now (its LRU stamp); pcache_touch - of way @w. */
 static inline void pcache_touch_at(struct pcache *c, size_t i)
 {

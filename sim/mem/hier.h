@@ -114,6 +114,25 @@ static inline struct hier_ways hier_ways_of(const struct hier *h, struct cway *w
 				  .i1 = w1 ? (size_t)(w1 - h->l1.way) : 0};
 }
 
+/* hier_lookup_ways - hier_lookup() of @la into @w, with the ways' indices (w->w2 NULL: L2
+ * lacks it, and the rest is meaningless), which a hit's LRU update takes. */
+static inline void hier_lookup_ways(struct hier *h, uint64_t la, struct hier_ways *w)
+{
+	size_t i = pcache_find(&h->l1, la);
+
+	if (i != PCACHE_NONE) { /* the L2 way as hier_lookup() finds it */
+		w->w1 = &h->l1.way[i];
+		w->i1 = i;
+		w->i2 = pcache_set_index(&h->l2, la) + w->w1->l2w;
+		w->w2 = &h->l2.way[w->i2];
+		return;
+	}
+	w->w1 = NULL;
+	w->i1 = 0;
+	w->i2 = pcache_find(&h->l2, la);
+	w->w2 = w->i2 != PCACHE_NONE ? &h->l2.way[w->i2] : NULL;
+}
+
 /* hier_touch_ways - a demand use of the copy in @w: refresh LRU, bring it into L1d, and it
  * is no longer an unused prefetch. */
 static inline void hier_touch_ways(struct hier *h, const struct hier_ways *w)

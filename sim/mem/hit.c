@@ -51,6 +51,8 @@ void mem_hit_rules(struct mem *m)
 				if (!hit_row(r, own, oth))
 					continue;
 				h->row = r;
+				h->next_own = r->next_own;
+				h->keeps = r->next_own == r->own;
 				for (int a = 0; a < PROTO_MAX_ACTIONS && r->act[a]; a++) {
 					h->write |= r->act[a] == ACT_WRITE_DATA;
 					h->st_hit |= r->act[a] == ACT_COUNT_ST_HIT;

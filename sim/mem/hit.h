@@ -53,7 +53,7 @@ hit_apply(struct mem *m, struct hier *h, const struct req *rq, const struct hier
 	struct cway *w2 = w->w2, *w1 = w->w1, *c = w1 ? w1 : w2; /* the nearer copy decides */
 	uint32_t line = c->line;
 	struct dline *dl = &m->dir.line[line];
-	int next = hr->row->next_own;
+	int next = hr->next_own;
 
 	hr->nr++;
 	*out = (struct outcome){.line = line, .pf_event = EV_COUNT,
@@ -80,7 +80,7 @@ hit_apply(struct mem *m, struct hier *h, const struct req *rq, const struct hier
 			c->llc = 0;
 		}
 	}
-	if (m->check || next != hr->row->own) {
+	if (m->check || !hr->keeps) {
 		hier_set_ways(h, w2, w1, next, &dl->version);
 		/* The core holds a copy, so the directory lists it already (mem_check_line). */
 		if (next == MESI_E || next == MESI_M) {
@@ -95,25 +95,29 @@ hit_apply(struct mem *m, struct hier *h, const struct req *rq, const struct hier
 }
 
 /* mem_hit - serve demand request @rq as mem_request_ways() would, without walking the table,
- * when it is a private hit (a row of m->hit, line not watched); @w2 and
- * @w1 are its line's ways as for mem_request_ways().  Return: false, with nothing changed,
- * when it is not (then mem_request_ways() must serve it). */
+ * when it is a private hit (a row of m->hit, line not watched); @w holds its line's ways as
+ * for mem_request_ways(), and with @indexed (a constant) their indices (hier_lookup_ways;
+ * else they are worked out for a hit only).  Return: false, with nothing changed, when it is
+ * not (then mem_request_ways() must serve it). */
 static inline __attribute__((always_inline)) bool
-mem_hit(struct mem *m, const struct req *rq, struct cway *w2, struct cway *w1,
+mem_hit(struct mem *m, const struct req *rq, const struct hier_ways *w, bool indexed,
 	struct outcome *out)
 {
 	struct hier *h = &m->core[rq->core];
 	struct mem_hit_rule *hr;
-	struct hier_ways w;
+	struct hier_ways wi;
 
 	assert(rq->event < MEM_HIT_EVENTS); /* demand events only (mem.c) */
 	/* An L1d copy is its L2 copy's twin (hier.h): what the hit decides on is read from the
 	 * nearer one, the L2 way is only written. */
-	if (!w2 || !(hr = hit_rule(m, w1 ? w1 : w2, rq->core, &m->hit[0][0][rq->event],
-				   rq->event != EV_LOAD)))
+	if (!w->w2 || !(hr = hit_rule(m, w->w1 ? w->w1 : w->w2, rq->core,
+				      &m->hit[0][0][rq->event], rq->event != EV_LOAD)))
 		return false;
-	w = hier_ways_of(h, w2, w1);
-	hit_apply(m, h, rq, &w, hr, rq->event != EV_LOAD, true, out);
+	if (!indexed) {
+		wi = hier_ways_of(h, w->w2, w->w1);
+		w = &wi;
+	}
+	hit_apply(m, h, rq, w, hr, rq->event != EV_LOAD, true, out);
 	return true;
 }
 

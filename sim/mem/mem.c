@@ -19,7 +19,8 @@ struct found {
 	struct cway *w2, *w1;
 };
 
-/* One demand request on line @rq->la (and offset @rq->off), for @rq's CPU, site and caller;
+/* One demand request on line @rq->la (and offset @rq->off), for @rq's CPU, site and caller
+ * (and socket, which a miss sets when it has no @f: mem_access_from() leaves it to the miss);
  * returns when its data (or ownership) is there.  @f: the ways its caller found, or NULL.
  * *line gets the line's directory index (DIR_NONE when the run failed).  Inlined into each
  * case of access_line(): it is on every access's path. */
@@ -28,21 +29,22 @@ demand(struct mem *m, struct req *rq, int event, simtime_t now, const struct fou
        uint32_t *line)
 {
 	struct outcome o;
-	struct cway *w1, *w2;
+	struct hier_ways w;
 	bool hit;
 
 	rq->event = (uint8_t)event;
 	rq->now = now;
-	if (f) {
-		w2 = f->w2;
-		w1 = f->w1;
-	} else {
-		w2 = hier_lookup(&m->core[rq->core], rq->la, &w1);
-	}
+	if (f)
+		w = (struct hier_ways){.w2 = f->w2, .w1 = f->w1};
+	else /* (with the ways' indices, which a hit takes: no pointer arithmetic) */
+		hier_lookup_ways(&m->core[rq->core], rq->la, &w);
 	/* Looked up once for both: mem_hit changes nothing when it does not serve. */
-	hit = m->hit_fast && mem_hit(m, rq, w2, w1, &o);
-	if (!hit)
-		mem_request_ways(m, rq, w2, w1, &o);
+	hit = m->hit_fast && mem_hit(m, rq, &w, !f, &o);
+	if (!hit) {
+		if (!f) /* (a memo's request has it: mem_memo_miss) */
+			rq->socket = mem_core_socket(m, rq->core);
+		mem_request_ways(m, rq, w.w2, w.w1, &o);
+	}
 	if (m->failed) { /* an invariant broke (check mode) or a limit was reached */
 		*line = DIR_NONE;
 		return now;
@@ -93,8 +95,10 @@ access_line(struct mem *m, struct req *rq, enum mem_op op, simtime_t now,
 /* Set @rq's line and offset for @addr. */
 static inline void req_at(const struct mem *m, struct req *rq, uint64_t addr)
 {
-	rq->la = mem_line_addr(m, addr);
-	rq->off = (uint8_t)(addr & (m->gsize - 1));
+	uint64_t off = addr & (m->gsize - 1);
+
+	rq->la = addr - off; /* mem_line_addr(), without its two shifts */
+	rq->off = (uint8_t)off;
 }
 
 /* The lines after the first of an access crossing a line boundary (@rq on the first, its
@@ -113,25 +117,62 @@ access_rest(struct mem *m, struct req *rq, enum mem_op op, uint64_t end, simtime
 	return t;
 }
 
-simtime_t mem_access_from(struct mem *m, int cpu, uint64_t addr, uint32_t size, enum mem_op op,
-			  uint32_t site, uint32_t caller, simtime_t now)
+/* mem_access_from() of operation @op, a constant: each entry point below is one copy, which
+ * tests nothing of the operation at run time. */
+static inline __attribute__((always_inline)) simtime_t
+access_from(struct mem *m, int cpu, uint64_t addr, uint32_t size, const enum mem_op op,
+	    uint32_t site, uint32_t caller, simtime_t now)
 {
-	uint64_t end = addr + (size ? size : 1) - 1;
-	int core = m->cpu_core[cpu];
-	struct req rq = {.cpu = cpu, .core = core, .socket = mem_core_socket(m, core),
-			 .site = site, .caller = caller, .cause = DIR_NONE,
-			 .cause_orow = DIR_NONE};
+	/* (the socket is set by a miss: demand(); the hit path has no use for it) */
+	struct req rq = {.cpu = cpu, .core = m->cpu_core[cpu], .site = site, .caller = caller,
+			 .cause = DIR_NONE, .cause_orow = DIR_NONE};
 	simtime_t t;
 
-	assert(cpu >= 0 && cpu < m->mc->nr_cpus);
+	assert((unsigned)cpu < (unsigned)m->mc->nr_cpus); /* (one comparison: cpu >= 0 too) */
 	m->last_line = DIR_NONE;
 	if (m->failed)
 		return now;
 	req_at(m, &rq, addr);
 	t = access_line(m, &rq, op, now, NULL, &m->last_line);
-	if (__builtin_expect(addr >> m->gshift != end >> m->gshift, 0))
-		t = access_rest(m, &rq, op, end, t);
+	/* Past the line's end: one addition on its offset, no shift of the address. */
+	if (__builtin_expect(rq.off + (uint64_t)size > m->gsize, 0))
+		t = access_rest(m, &rq, op, addr + size - 1, t);
 	return m->failed ? now : t;
+}
+
+/* Not inlined into mem_access_from(): it dispatches to them, one copy of each. */
+__attribute__((noinline)) simtime_t
+mem_load_from(struct mem *m, int cpu, uint64_t addr, uint32_t size, uint32_t site,
+	      uint32_t caller, simtime_t now)
+{
+	return access_from(m, cpu, addr, size, MEM_LOAD, site, caller, now);
+}
+
+__attribute__((noinline)) simtime_t
+mem_store_from(struct mem *m, int cpu, uint64_t addr, uint32_t size, uint32_t site,
+	       uint32_t caller, simtime_t now)
+{
+	return access_from(m, cpu, addr, size, MEM_STORE, site, caller, now);
+}
+
+__attribute__((noinline)) simtime_t
+mem_rmw_from(struct mem *m, int cpu, uint64_t addr, uint32_t size, uint32_t site,
+	     uint32_t caller, simtime_t now)
+{
+	return access_from(m, cpu, addr, size, MEM_RMW, site, caller, now);
+}
+
+__attribute__((noinline)) simtime_t
+mem_locked_from(struct mem *m, int cpu, uint64_t addr, uint32_t size, uint32_t site,
+		uint32_t caller, simtime_t now)
+{
+	return access_from(m, cpu, addr, size, MEM_LOCKED_RMW, site, caller, now);
+}
+
+simtime_t mem_access_from(struct mem *m, int cpu, uint64_t addr, uint32_t size, enum mem_op op,
+			  uint32_t site, uint32_t caller, simtime_t now)
+{
+	return mem_access_op(m, cpu, addr, size, op, site, caller, now);
 }
 
 bool mem_memo_miss(struct mem *m, struct mem_memo *mm, struct cway *w2, struct cway *w1,

@@ -54,8 +54,10 @@
 #ifndef C2C_MEM_H
 #define C2C_MEM_H
 
+#include <assert.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "layout/objmap.h"
 #include "mem/dir.h"
@@ -100,6 +102,8 @@ struct mem_hit_rule {
 	const struct proto_row *row; /* NULL: not a private hit, the full path serves the key */
 	bool write;                  /* write_data: a new value epoch */
 	bool st_hit;                 /* count_st_hit */
+	uint8_t next_own;            /* row->next_own, */
+	bool keeps;                  /* and whether it is row->own: next to what the hit reads */
 	uint64_t nr;                 /* requests it served: its actions' counts (mem_act_counts) */
 };
 
@@ -199,6 +203,34 @@ void mem_stats_reset(struct mem *m);
  */
 simtime_t mem_access_from(struct mem *m, int cpu, uint64_t addr, uint32_t size, enum mem_op op,
 			  uint32_t site, uint32_t caller, simtime_t now);
+
+/* mem_load_from, mem_store_from, mem_rmw_from, mem_locked_from - mem_access_from() of that
+ * operation; mem_access_op - the one of @op: inline, so that a caller that knows the operation
+ * (a path's memory instruction) calls it without a test of @op at every access. */
+simtime_t mem_load_from(struct mem *m, int cpu, uint64_t addr, uint32_t size, uint32_t site,
+			uint32_t caller, simtime_t now);
+simtime_t mem_store_from(struct mem *m, int cpu, uint64_t addr, uint32_t size, uint32_t site,
+			 uint32_t caller, simtime_t now);
+simtime_t mem_rmw_from(struct mem *m, int cpu, uint64_t addr, uint32_t size, uint32_t site,
+		       uint32_t caller, simtime_t now);
+simtime_t mem_locked_from(struct mem *m, int cpu, uint64_t addr, uint32_t size, uint32_t site,
+			  uint32_t caller, simtime_t now);
+
+static inline simtime_t mem_access_op(struct mem *m, int cpu, uint64_t addr, uint32_t size,
+				      enum mem_op op, uint32_t site, uint32_t caller,
+				      simtime_t now)
+{
+	switch (op) {
+	case MEM_LOAD:
+		return mem_load_from(m, cpu, addr, size, site, caller, now);
+	case MEM_STORE:
+		return mem_store_from(m, cpu, addr, size, site, caller, now);
+	case MEM_RMW:
+		return mem_rmw_from(m, cpu, addr, size, site, caller, now);
+	default:
+		return mem_locked_from(m, cpu, addr, size, site, caller, now);
+	}
+}
 
 /* One request for one line, demand or prefetch (the memory system's own: here because a
  * struct mem_memo keeps one). */
@@ -318,9 +350,67 @@ uint64_t mem_peek(struct mem *m, uint64_t addr, uint32_t size);
 void mem_poke(struct mem *m, uint64_t addr, uint32_t size, uint64_t v);
 
 /* mem_peek_at, mem_poke_at - mem_peek and mem_poke of @addr, whose line is @idx (an access
- * to it made it so: mem->last_line), without looking the line up; DIR_NONE: looked up. */
-uint64_t mem_peek_at(struct mem *m, uint32_t idx, uint64_t addr, uint32_t size);
-void mem_poke_at(struct mem *m, uint32_t idx, uint64_t addr, uint32_t size, uint64_t v);
+ * to it made it so: mem->last_line), without looking the line up; DIR_NONE: looked up.
+ * Inline: a memory operation of a path with a value asks at every access (default-before: a
+ * million times in 2 ms); the out-of-line _slow calls do what the fast path leaves (values.c). */
+uint64_t mem_peek_at_slow(struct mem *m, uint32_t idx, uint64_t addr, uint32_t size);
+void mem_poke_at_slow(struct mem *m, uint32_t idx, uint64_t addr, uint32_t size, uint64_t v);
+
+/* mem_value_block - line @idx's block of values for the @size bytes at @addr (a word of 1, 2,
+ * 4 or 8 bytes within the line, on a little-endian host): DIR_NONE for a line never written
+ * (its bytes are 0), DIR_NONE - 1 where the _slow calls must answer (a line not known, a
+ * value that crosses it, another size). */
+#define MEM_VALUE_SLOW (DIR_NONE - 1)
+
+static inline uint32_t mem_value_block(const struct mem *m, uint32_t idx, uint64_t addr,
+				       uint32_t size)
+{
+	assert(idx == DIR_NONE || m->dir.line[idx].addr == (addr & ~(m->gsize - 1)));
+	if (__BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__ || (addr & (m->gsize - 1)) + size > m->gsize ||
+	    idx == DIR_NONE || (size != 8 && size != 4 && size != 2 && size != 1))
+		return MEM_VALUE_SLOW;
+	return idx < m->val_cap ? m->val_of[idx] : DIR_NONE;
+}
+
+static inline uint64_t mem_peek_at(struct mem *m, uint32_t idx, uint64_t addr, uint32_t size)
+{
+	uint32_t b = mem_value_block(m, idx, addr, size);
+	const uint8_t *p;
+	uint64_t v8;
+	uint32_t v4;
+	uint16_t v2;
+
+	if (b >= MEM_VALUE_SLOW)
+		return b == DIR_NONE ? 0 : mem_peek_at_slow(m, idx, addr, size);
+	p = &m->vals[(size_t)b * m->gsize + (addr & (m->gsize - 1))];
+	switch (size) {
+	case 8: memcpy(&v8, p, 8); return v8;
+	case 4: memcpy(&v4, p, 4); return v4;
+	case 2: memcpy(&v2, p, 2); return v2;
+	default: return *p;
+	}
+}
+
+static inline void mem_poke_at(struct mem *m, uint32_t idx, uint64_t addr, uint32_t size,
+			       uint64_t v)
+{
+	uint32_t b = mem_value_block(m, idx, addr, size);
+	uint8_t *p;
+	uint32_t v4 = (uint32_t)v;
+	uint16_t v2 = (uint16_t)v;
+
+	if (b >= MEM_VALUE_SLOW) { /* the line's first write, or as above */
+		mem_poke_at_slow(m, idx, addr, size, v);
+		return;
+	}
+	p = &m->vals[(size_t)b * m->gsize + (addr & (m->gsize - 1))];
+	switch (size) {
+	case 8: memcpy(p, &v, 8); break;
+	case 4: memcpy(p, &v4, 4); break;
+	case 2: memcpy(p, &v2, 2); break;
+	default: *p = (uint8_t)v;
+	}
+}
 
 /* mem_line_bytes - the host bytes held for the touched lines: directory entries and slots,
  * values and statistics (per line and per Pareto row).  The caches are per core, not per

@@ -123,17 +123,15 @@ static bool one_known_line(const struct mem *m, uint32_t idx, uint64_t addr, uin
 	return idx != DIR_NONE && first_part(m, addr, size) == size;
 }
 
-uint64_t mem_peek_at(struct mem *m, uint32_t idx, uint64_t addr, uint32_t size)
+uint64_t mem_peek_at_slow(struct mem *m, uint32_t idx, uint64_t addr, uint32_t size)
 {
-	assert(idx == DIR_NONE || m->dir.line[idx].addr == mem_line_addr(m, addr));
 	if (!one_known_line(m, idx, addr, size))
 		return mem_peek(m, addr, size);
 	return peek_line(m, idx, (uint32_t)(addr & (m->gsize - 1)), size, 0);
 }
 
-void mem_poke_at(struct mem *m, uint32_t idx, uint64_t addr, uint32_t size, uint64_t v)
+void mem_poke_at_slow(struct mem *m, uint32_t idx, uint64_t addr, uint32_t size, uint64_t v)
 {
-	assert(idx == DIR_NONE || m->dir.line[idx].addr == mem_line_addr(m, addr));
 	if (!one_known_line(m, idx, addr, size))
 		mem_poke(m, addr, size, v);
 	else

@@ -19,8 +19,8 @@ thread_access(struct ptask *t, uint64_t addr, uint32_t size, enum mem_op op, uin
 	      simtime_t now)
 {
 	struct mem *m = t->w->mem;
-	simtime_t next = mem_access_from(m, t->cpu, addr, size, op, site,
-					 t->top->caller_site, now);
+	simtime_t next = mem_access_op(m, t->cpu, addr, size, op, site, t->top->caller_site,
+				       now);
 	uint32_t idx = m->last_line; /* the access's line: no second directory lookup */
 
 	if (idx != DIR_NONE)
