@@ -123,14 +123,12 @@ static simtime_t send_inv(struct mem *m, uint32_t idx, const struct req *rq, uin
 	const uint64_t *set = dir_sharer_set(&m->dir, idx, sh);
 	bool remote = false;
 
-	/* A copy: each invalidation below takes its core out of the directory's set.  Word by
-	 * word: a set is a word or two, shorter than a call to memcpy. */
-	if (set != sh)
-		for (uint32_t w = 0; w < m->dir.words_core; w++)
-			sh[w] = set[w];
+	/* Each invalidation below takes its core out of the directory's set, but only its own
+	 * bit, of the word already read: a word is read when its turn comes, and the set is
+	 * not copied (a pool set stays the line's: dir_del_sharer). */
 	*n = 0;
 	for (uint32_t w = 0; w < m->dir.words_core; w++) {
-		uint64_t bits = sh[w];
+		uint64_t bits = set[w];
 
 		while (bits) {
 			int c = (int)(w * 64 + (uint32_t)__builtin_ctzll(bits));
