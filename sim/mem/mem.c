@@ -20,7 +20,9 @@ struct found {
 };
 
 /* One demand request on line @rq->la (and offset @rq->off), for @rq's CPU, site and caller;
- * returns when its data (or ownership) is there.  @f: the ways its caller found, or NULL.
+ * returns when its data (or ownership) is there.  @f: the ways its caller found, or NULL;
+ * only a memo's request (mem_memo_miss) comes with them, and only it remembers its Pareto
+ * row (acct_orow_memo).
  * *line gets the line's directory index (DIR_NONE when the run failed).  Inlined into each
  * case of access_line(): it is on every access's path. */
 static inline __attribute__((always_inline)) simtime_t
@@ -48,9 +50,9 @@ demand(struct mem *m, struct req *rq, int event, simtime_t now, const struct fou
 		return now;
 	}
 	if (hit)
-		acct_hit(m, rq, rq->event, &o);
+		acct_hit(m, rq, rq->event, &o, f != NULL);
 	else
-		pf_after_demand(m, rq, &o, acct_demand(m, rq, &o));
+		pf_after_demand(m, rq, &o, f ? acct_demand_memo(m, rq, &o) : acct_demand(m, rq, &o));
 	*line = mem_demand_done(m, &o);
 	return o.done;
 }
