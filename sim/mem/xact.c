@@ -58,7 +58,7 @@ static void core_invalidate(struct mem *m, int core, uint32_t idx, struct cway *
 {
 	struct hier *h = &m->core[core];
 
-	hier_drop_ways(h, w2, pcache_lookup(&h->l1, m->dir.line[idx].addr));
+	hier_drop_ways(h, w2, hier_l1_way(h, w2, m->dir.line[idx].addr));
 	dir_del_sharer(&m->dir, idx, core);
 }
 
@@ -87,7 +87,8 @@ owner_msg(struct mem *m, uint32_t idx, int core, int msg, simtime_t now)
 {
 	struct dline *dl = &m->dir.line[idx];
 	struct hier *h = &m->core[core];
-	struct cway *w1, *w2 = hier_lookup(h, dl->addr, &w1); /* once, for the row and its effect */
+	/* Once, for the row and its effect. */
+	struct cway *w1, *w2 = hier_lookup_l2(h, dl->addr, &w1);
 	const struct mem_orow *r = &m->orows[w2 ? w2->state : MESI_I][msg];
 
 	if (!r->valid) {
@@ -330,8 +331,8 @@ static void apply_next_own(struct mem *m, const struct req *rq, uint32_t idx, in
 		struct hier *h = &m->core[rq->core];
 
 		/* A demand request knows both ways (nothing since changed a tag); a prefetch or an
-		 * eviction the L2 one, so only L1d is searched (hier_lookup would find the same). */
-		struct cway *w1 = x->demand ? x->w1 : pcache_lookup(&h->l1, rq->la);
+		 * eviction the L2 one, which names the L1d one (hier_l1_way). */
+		struct cway *w1 = x->demand ? x->w1 : hier_l1_way(h, x->w2, rq->la);
 
 		hier_set_ways(h, x->w2, w1, next_own, &dl->version);
 	}
