@@ -109,15 +109,23 @@ static __attribute__((noinline)) uint32_t orow_find_hint(struct mstats *s, uint3
 	return row;
 }
 
+/* acct_orow_memo() of a request that does not remember its line's row yet. */
+static __attribute__((noinline)) uint32_t orow_memo_new(struct mstats *s, struct req *rq,
+							const struct outcome *o)
+{
+	return row_count(s, orow_find_hint(s, o->line, rq), rq, o->src, o->st_l1hit,
+			 o->done - rq->now);
+}
+
 /* A memo's request is made once, so the row it found last is its row again while its line
  * is the same (rows are never removed): every time but the first, no hash, no memo.  Not for
  * the requests mem_access_from() makes afresh each access, which would only pay for the
  * remembering. */
 uint32_t acct_orow_memo(struct mstats *s, struct req *rq, const struct outcome *o)
 {
-	uint32_t row = rq->orow_key == o->line + 1 ? rq->orow : orow_find_hint(s, o->line, rq);
-
-	return row_count(s, row, rq, o->src, o->st_l1hit, o->done - rq->now);
+	if (__builtin_expect(rq->orow_key != o->line + 1, 0))
+		return orow_memo_new(s, rq, o); /* a tail call: the path saves no registers */
+	return row_count(s, rq->orow, rq, o->src, o->st_l1hit, o->done - rq->now);
 }
 
 void acct_orow_of(struct mstats *s, uint32_t l, struct req *rq, int src, bool st_l1hit,
