@@ -136,20 +136,34 @@ simtime_t mem_access_from(struct mem *m, int cpu, uint64_t addr, uint32_t size, 
 	return m->failed ? now : t;
 }
 
+/* As mem_access_from() of a one-line access (mm->ok), with its request made once
+ * (mem_memo_init) and its ways found (@f).  Return: what mem_access_from() returns. */
+static inline __attribute__((always_inline)) simtime_t
+memo_access(struct mem *m, struct mem_memo *mm, const struct found *f, simtime_t now)
+{
+	simtime_t t;
+
+	m->last_line = DIR_NONE;
+	t = access_line(m, &mm->rq, (enum mem_op)mm->op, now, f, &m->last_line);
+	if (m->last_line != DIR_NONE)
+		mm->line = m->last_line;
+	return m->failed ? now : t;
+}
+
 bool mem_memo_miss(struct mem *m, struct mem_memo *mm, struct cway *w2, struct cway *w1,
 		   simtime_t now, simtime_t *next)
 {
 	const struct found f = {.w2 = w2, .w1 = w1};
-	simtime_t t;
 
-	/* As mem_access_from() of a one-line access (mm->ok), with its request made once
-	 * (mem_memo_init) and its ways found. */
-	m->last_line = DIR_NONE;
-	t = access_line(m, &mm->rq, (enum mem_op)mm->op, now, &f, &m->last_line);
-	if (m->last_line != DIR_NONE)
-		mm->line = m->last_line;
-	*next = m->failed ? now : t;
+	*next = memo_access(m, mm, &f, now);
 	return true;
+}
+
+simtime_t mem_memo_gone(struct mem *m, struct mem_memo *mm, simtime_t now)
+{
+	const struct found none = {.w2 = NULL, .w1 = NULL};
+
+	return memo_access(m, mm, &none, now);
 }
 
 bool mem_access_known(const struct mem *m, int cpu, uint64_t addr, uint32_t size,

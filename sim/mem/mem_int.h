@@ -114,6 +114,9 @@ static inline uint32_t mem_demand_done(struct mem *m, const struct outcome *o)
  * memo's return, so that the hit path ends in a tail call). */
 bool mem_memo_miss(struct mem *m, struct mem_memo *mm, struct cway *w2, struct cway *w1,
 		   simtime_t now, simtime_t *next);
+/* mem_memo_gone - mem_memo_miss() of a line its core's caches do not hold (both ways NULL),
+ * its body apart with them known.  Return: *@next. */
+simtime_t mem_memo_gone(struct mem *m, struct mem_memo *mm, simtime_t now);
 
 /* hit.c */
 /* mem_hit_rules - decode the private-hit rows of the table for m->pvariant into m->hit. */
