@@ -19,6 +19,9 @@ struct found {
 	struct cway *w2, *w1;
 };
 
+/* The ways of a line its core's caches do not hold (mem_memo_gone). */
+static const struct found memo_none = {.w2 = NULL, .w1 = NULL};
+
 /* One demand request on line @rq->la (and offset @rq->off), for @rq's CPU, site and caller;
  * returns when its data (or ownership) is there.  @f: the ways its caller found, or NULL;
  * only a memo's request (mem_memo_miss) comes with them, and only it remembers its Pareto
@@ -43,7 +46,9 @@ demand(struct mem *m, struct req *rq, int event, simtime_t now, const struct fou
 	}
 	/* Looked up once for both: mem_hit changes nothing when it does not serve. */
 	hit = m->hit_fast && mem_hit(m, rq, w2, w1, &o);
-	if (!hit)
+	if (!hit && f == &memo_none)
+		mem_request_absent(m, rq, &o);
+	else if (!hit)
 		mem_request_ways(m, rq, w2, w1, &o);
 	if (m->failed) { /* an invariant broke (check mode) or a limit was reached */
 		*line = DIR_NONE;
@@ -161,9 +166,7 @@ bool mem_memo_miss(struct mem *m, struct mem_memo *mm, struct cway *w2, struct c
 
 simtime_t mem_memo_gone(struct mem *m, struct mem_memo *mm, simtime_t now)
 {
-	const struct found none = {.w2 = NULL, .w1 = NULL};
-
-	return memo_access(m, mm, &none, now);
+	return memo_access(m, mm, &memo_none, now);
 }
 
 bool mem_access_known(const struct mem *m, int cpu, uint64_t addr, uint32_t size,

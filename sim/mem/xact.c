@@ -64,7 +64,8 @@ static void core_invalidate(struct mem *m, int core, uint32_t idx, struct cway *
 
 /* Make room in @core's L2 in way @v, the one a miss found (pcache_victim: no action of a miss
  * row touches the requester's caches): its line goes through the protocol's EVICT row. */
-static struct cway *l2_slot(struct mem *m, int core, struct cway *v, simtime_t now)
+static inline __attribute__((always_inline)) struct cway *
+l2_slot(struct mem *m, int core, struct cway *v, simtime_t now)
 {
 	const struct pcache *l2 = &m->core[core].l2;
 
@@ -118,7 +119,8 @@ owner_msg(struct mem *m, uint32_t idx, int core, int msg, simtime_t now)
 }
 
 /* Invalidate every sharer but @core.  Return: the cost; *n gets how many copies went. */
-static simtime_t send_inv(struct mem *m, uint32_t idx, const struct req *rq, uint32_t *n)
+static inline __attribute__((always_inline)) simtime_t
+send_inv(struct mem *m, uint32_t idx, const struct req *rq, uint32_t *n)
 {
 	uint64_t sh[C2C_MAX_CPUS / 64];
 	const uint64_t *set = dir_sharer_set(&m->dir, idx, sh);
@@ -161,8 +163,9 @@ forward(struct mem *m, const struct req *rq, uint32_t idx, int msg, struct exec 
 }
 
 /* The row found the line Modified in another core: the transfer is a HITM (its source). */
-static void count_hitm(struct mem *m, const struct req *rq, uint32_t idx, struct exec *x,
-		       struct outcome *o)
+static inline __attribute__((always_inline)) void
+count_hitm(struct mem *m, const struct req *rq, uint32_t idx, struct exec *x,
+	   struct outcome *o)
 {
 	x->hitm = true;
 	o->src = tm_hitm_src(mem_core_socket(m, m->dir.line[idx].owner), rq->socket);
@@ -170,7 +173,8 @@ static void count_hitm(struct mem *m, const struct req *rq, uint32_t idx, struct
 
 /* The source of data served by the requester's own copy: L1d or L2, or the fill buffer when
  * the copy's fill has not completed (the data is still on its way). */
-static int own_src(const struct req *rq, const struct exec *x)
+static inline __attribute__((always_inline)) int
+own_src(const struct req *rq, const struct exec *x)
 {
 	if (x->ready_at > rq->now)
 		return SRC_LFB;
@@ -228,8 +232,9 @@ static inline bool runs(struct mem *m, uint32_t acts, int act)
 }
 
 /* The actions of exec_actions() that reach the home or another core. */
-static void exec_transfer(struct mem *m, const struct req *rq, uint32_t idx, uint32_t acts,
-			  struct exec *x, struct outcome *o)
+static inline __attribute__((always_inline)) void
+exec_transfer(struct mem *m, const struct req *rq, uint32_t idx, uint32_t acts, struct exec *x,
+	      struct outcome *o)
 {
 	struct dline *dl = &m->dir.line[idx];
 
@@ -265,8 +270,9 @@ static void exec_transfer(struct mem *m, const struct req *rq, uint32_t idx, uin
 /* Run the actions of the row (its set @acts) for @rq on line @idx, each branch predicted per
  * row (a switch over the list was one indirect branch for every action).  Return: false if
  * the prefetch was dropped. */
-static bool exec_actions(struct mem *m, const struct req *rq, uint32_t acts, uint32_t idx,
-			 struct exec *x, struct outcome *o)
+static inline __attribute__((always_inline)) bool
+exec_actions(struct mem *m, const struct req *rq, uint32_t acts, uint32_t idx, struct exec *x,
+	     struct outcome *o)
 {
 	if (runs(m, acts, ACT_DROP_PF)) { /* alone in its row */
 		o->dropped = true;
@@ -311,8 +317,9 @@ static bool exec_actions(struct mem *m, const struct req *rq, uint32_t acts, uin
 
 /* Give the requester its next state and keep the directory's owner in step.  A fill's data
  * arrives at @done. */
-static void apply_next_own(struct mem *m, const struct req *rq, uint32_t idx, int own,
-			   int next_own, const struct exec *x, simtime_t done, struct outcome *o)
+static inline __attribute__((always_inline)) void
+apply_next_own(struct mem *m, const struct req *rq, uint32_t idx, int own, int next_own,
+	       const struct exec *x, simtime_t done, struct outcome *o)
 {
 	struct dline *dl = &m->dir.line[idx];
 
@@ -357,8 +364,8 @@ void mem_check_after(struct mem *m, const struct req *rq, uint32_t idx, int own,
 	mem_check_access(m, idx, rq->now);
 }
 
-static const struct mem_row *find_row(struct mem *m, const struct req *rq, uint32_t idx,
-				      int own, int others)
+static inline __attribute__((always_inline)) const struct mem_row *
+find_row(struct mem *m, const struct req *rq, uint32_t idx, int own, int others)
 {
 	const struct mem_row *r = &m->rows[own][others][rq->event];
 
@@ -369,8 +376,11 @@ static const struct mem_row *find_row(struct mem *m, const struct req *rq, uint3
 	return r;
 }
 
-void mem_request_ways(struct mem *m, const struct req *rq, struct cway *w2, struct cway *w1,
-		      struct outcome *out)
+/* mem_request_ways(), inlined twice with all it runs: as it is, and for a line the requester
+ * does not hold (mem_request_absent), where the ways' tests fold away. */
+static inline __attribute__((always_inline)) void
+request_ways(struct mem *m, const struct req *rq, struct cway *w2, struct cway *w1,
+	     struct outcome *out)
 {
 	struct hier *h = &m->core[rq->core];
 	bool demand = !rq->prefetch && rq->event != EV_EVICT;
@@ -420,4 +430,15 @@ void mem_request_ways(struct mem *m, const struct req *rq, struct cway *w2, stru
 	if (m->check)
 		mem_check_after(m, rq, idx, own, others, r->r, out->dropped);
 	assert(out->done >= rq->now);
+}
+
+void mem_request_ways(struct mem *m, const struct req *rq, struct cway *w2, struct cway *w1,
+		      struct outcome *out)
+{
+	request_ways(m, rq, w2, w1, out);
+}
+
+void mem_request_absent(struct mem *m, const struct req *rq, struct outcome *out)
+{
+	request_ways(m, rq, NULL, NULL, out);
 }
