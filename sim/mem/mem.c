@@ -46,7 +46,7 @@ demand(struct mem *m, struct req *rq, int event, simtime_t now, const struct fou
 	}
 	/* Looked up once for both: mem_hit changes nothing when it does not serve. */
 	hit = m->hit_fast && mem_hit(m, rq, w2, w1, &o);
-	if (!hit && f == &memo_none)
+	if (!hit && !w2) /* a line not held: its L1d way is none either */
 		mem_request_absent(m, rq, &o);
 	else if (!hit)
 		mem_request_ways(m, rq, w2, w1, &o);
