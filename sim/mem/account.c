@@ -94,18 +94,46 @@ uint32_t acct_orow(struct mstats *s, const struct req *rq, const struct outcome 
 	return row_count(s, row, rq, o->src, o->st_l1hit, o->done - rq->now);
 }
 
-void acct_orow_of(struct mstats *s, uint32_t l, const struct req *rq, int src, bool st_l1hit,
-		  simtime_t lat)
+/* The row of memo request @rq on line @l, found by the memo or made (mstats_orow), and
+ * remembered in @rq. */
+static __attribute__((noinline)) uint32_t orow_find_hint(struct mstats *s, uint32_t l,
+							 struct req *rq)
 {
-	const struct outcome o = {.line = l, .src = src, .st_l1hit = st_l1hit,
-				  .done = rq->now + lat};
 	uint32_t at = mstats_orow_memo_at(l, rq->off, rq->site, rq->caller);
 	uint32_t row = mstats_orow_memo(s, at, l, rq->off, rq->site, rq->caller);
 
 	if (row == DIR_NONE)
-		orow_new(s, rq, &o);
-	else
-		row_count(s, row, rq, src, st_l1hit, lat);
+		row = mstats_orow(s, l, rq->off, rq->site, rq->caller);
+	rq->orow_key = l + 1;
+	rq->orow = row;
+	return row;
+}
+
+/* acct_orow_memo() of a request that does not remember its line's row yet. */
+static __attribute__((noinline)) uint32_t orow_memo_new(struct mstats *s, struct req *rq,
+							const struct outcome *o)
+{
+	return row_count(s, orow_find_hint(s, o->line, rq), rq, o->src, o->st_l1hit,
+			 o->done - rq->now);
+}
+
+/* A memo's request is made once, so the row it found last is its row again while its line
+ * is the same (rows are never removed): every time but the first, no hash, no memo.  Not for
+ * the requests mem_access_from() makes afresh each access, which would only pay for the
+ * remembering. */
+uint32_t acct_orow_memo(struct mstats *s, struct req *rq, const struct outcome *o)
+{
+	if (__builtin_expect(rq->orow_key != o->line + 1, 0))
+		return orow_memo_new(s, rq, o); /* a tail call: the path saves no registers */
+	return row_count(s, rq->orow, rq, o->src, o->st_l1hit, o->done - rq->now);
+}
+
+void acct_orow_of(struct mstats *s, uint32_t l, struct req *rq, int src, bool st_l1hit,
+		  simtime_t lat)
+{
+	uint32_t row = rq->orow_key == l + 1 ? rq->orow : orow_find_hint(s, l, rq);
+
+	row_count(s, row, rq, src, st_l1hit, lat);
 }
 
 void acct_hit_carries(struct mstats *s, uint32_t rec, int event, int src, bool st_l1hit,
@@ -137,9 +165,9 @@ demand_carries(struct mstats *s, uint32_t rec, const struct req *rq,
 }
 
 /* The counters of acct_demand(), the line's CPU set done.  Anything rare, and the row, are
- * tail calls: the path saves no registers. */
+ * tail calls: the path saves no registers.  With @memo, @rq is a memo's (acct_orow_memo). */
 static inline __attribute__((always_inline)) uint32_t
-demand_count(struct mstats *s, uint32_t l, const struct req *rq, const struct outcome *o)
+demand_count(struct mstats *s, uint32_t l, struct req *rq, const struct outcome *o, bool memo)
 {
 	uint32_t rec = s->rec_of[l]; /* looked up once: every add below goes to it */
 	simtime_t lat = o->done - rq->now;
@@ -150,23 +178,24 @@ demand_count(struct mstats *s, uint32_t l, const struct req *rq, const struct ou
 	}
 	if (__builtin_expect(acct_line(s, rec, rq->event, o, lat, false, PUT_WORDS) != 0, 0))
 		return demand_carries(s, rec, rq, o, lat);
-	return acct_orow(s, rq, o);
+	return memo ? acct_orow_memo(s, rq, o) : acct_orow(s, rq, o);
 }
 
 /* acct_demand() of a request that makes its line shared or gives its CPU set a pool bitset. */
 static __attribute__((noinline)) uint32_t demand_rare(struct mstats *s, uint32_t l,
-						      const struct req *rq,
+						      struct req *rq,
 						      const struct outcome *o)
 {
 	if (!mstats_tracked(s, l) && makes_shared(s, l, rq, o))
 		mstats_track(s, l);
 	mstats_add_cpu(s, &s->cpus[l], rq->cpu);
-	return demand_count(s, l, rq, o);
+	return demand_count(s, l, rq, o, false);
 }
 
 /* Loads, stores, inv_recv and a row's stores are not added here: the statistics layer sums
  * their parts when they are read (mstats_line_get, mstats_orow_get). */
-uint32_t acct_demand(struct mem *m, const struct req *rq, const struct outcome *o)
+static inline __attribute__((always_inline)) uint32_t
+demand_acct(struct mem *m, struct req *rq, const struct outcome *o, bool memo)
 {
 	struct mstats *s = &m->st;
 	uint32_t l = o->line;
@@ -176,7 +205,17 @@ uint32_t acct_demand(struct mem *m, const struct req *rq, const struct outcome *
 	if ((!mstats_tracked(s, l) && makes_shared(s, l, rq, o)) ||
 	    !mstats_add_cpu_fast(s, &s->cpus[l], rq->cpu))
 		return demand_rare(s, l, rq, o);
-	return demand_count(s, l, rq, o);
+	return demand_count(s, l, rq, o, memo);
+}
+
+uint32_t acct_demand(struct mem *m, struct req *rq, const struct outcome *o)
+{
+	return demand_acct(m, rq, o, false);
+}
+
+uint32_t acct_demand_memo(struct mem *m, struct req *rq, const struct outcome *o)
+{
+	return demand_acct(m, rq, o, true);
 }
 
 /* The prefetch's counters in record @rec: of the buddy, or (@caused) of the demand line whose

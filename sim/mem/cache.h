@@ -25,7 +25,9 @@ struct cway {
 	uint32_t line;    /* directory index of the line */
 	uint8_t state;    /* enum mesi; never MESI_I in a filled way */
 	uint8_t pf;       /* filled by a prefetch and not yet used by a demand access */
-	uint8_t l2w;      /* in L1d: which way of its L2 set holds the same line (hier.h) */
+	/* In L1d: which way of its L2 set holds the same line; in L2: which way of its L1d set
+	 * the line was last filled into, the copy there if that way's tag is the line's (hier.h) */
+	uint8_t l2w;
 	/* The line's LLC copies may still be valid: a store hit must mark them stale.  Set by
 	 * every fill and state change, cleared only by the store hit that marks them (hit.h). */
 	uint8_t llc;
@@ -118,7 +120,8 @@ struct cway *pcache_lru(struct pcache *c, size_t s);
 
 /* pcache_victim - the way to fill for @line_addr: an empty one, else the least recently used.
  * The caller evicts its current content (if tag != 0) before reusing it.  Inline: every fill
- * asks, and most find an empty way (coherence invalidates more than capacity evicts). */
+ * asks, and most find an empty way (coherence invalidates more than capacity evicts).
+ * pcache_victim_at - the same in the set at index @s (pcache_set_index), as a way of it. */
 static inline struct cway *pcache_victim(struct pcache *c, uint64_t line_addr)
 {
 	size_t s = pcache_set_index(c, line_addr);
@@ -128,6 +131,16 @@ static inline struct cway *pcache_victim(struct pcache *c, uint64_t line_addr)
 		if (!t[i])
 			return &c->way[s + i];
 	return pcache_lru(c, s);
+}
+
+static inline uint32_t pcache_victim_at(struct pcache *c, size_t s)
+{
+	const uint64_t *t = &c->tags[s];
+
+	for (uint32_t i = 0; i < c->ways; i++)
+		if (!t[i])
+			return i;
+	return (uint32_t)(pcache_lru(c, s) - &c->way[s]);
 }
 
 /* pcache_stamp - way @w's last-use stamp (0: never used). */

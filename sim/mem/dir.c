@@ -72,11 +72,13 @@ void dir_sharers_grow(struct dir *d, uint32_t idx, int core)
 		d->cap_pool = d->cap_pool ? 2 * d->cap_pool : 256;
 		d->pool = g_renew(uint64_t, d->pool, (size_t)d->cap_pool * d->words_core);
 	}
-	w = dir_pool_set(d, d->nr_pool);
+	/* A set is named by its first word, which must stay below SH_ONE. */
+	g_assert((uint64_t)d->nr_pool * d->words_core < SH_ONE);
+	dl->sh = d->nr_pool++ * d->words_core;
+	w = dir_pool_set(d, dl->sh);
 	memset(w, 0, sizeof(uint64_t) * d->words_core);
 	w[one >> 6] |= 1ull << (one & 63);
 	w[core >> 6] |= 1ull << (core & 63);
-	dl->sh = d->nr_pool++;
 	dl->nr_sharers = 2;
 }
 

@@ -30,8 +30,9 @@
 
 /*
  * The cores holding a copy: most lines have one at most (per-cpu data, lines a reader walks),
- * so the set is one word (struct dline.sh) holding either nothing, that one core, or the index
- * of a words_core bitset in a pool, taken when a second core gets a copy.
+ * so the set is one word (struct dline.sh) holding either nothing, that one core, or where a
+ * words_core bitset starts in a pool (its first word's index: no multiply when a request
+ * reads or changes the set), taken when a second core gets a copy.
  */
 #define SH_NONE UINT32_MAX
 #define SH_ONE 0x80000000u /* with the core number in the low bits */
@@ -159,7 +160,7 @@ void dir_sharers_grow(struct dir *d, uint32_t idx, int core);
 
 static inline uint64_t *dir_pool_set(const struct dir *d, uint32_t sh)
 {
-	return &d->pool[(uint64_t)sh * d->words_core];
+	return &d->pool[sh];
 }
 
 /* dir_sharer_set - the sharers of line @idx as a bitset of words_core words: the pool's, or

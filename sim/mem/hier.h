@@ -34,6 +34,28 @@ static inline struct cway *hier_lookup(struct hier *h, uint64_t la, struct cway 
 	return pcache_lookup(&h->l2, la);
 }
 
+/* hier_l1_way - the L1d way of the copy of @la in L2 way @w2, NULL when L1d lacks it: the L1d
+ * way @w2 names (cway.l2w, written by every L1d fill of it), if its tag is @la's.  A copy
+ * enters L1d only by hier_l1_fill and its L2 way stays the same while it is there (L1d is a
+ * subset), so a copy in L1d is in that way; mem_check_line tests it. */
+static inline struct cway *hier_l1_way(struct hier *h, const struct cway *w2, uint64_t la)
+{
+	size_t i = pcache_set_index(&h->l1, la) + w2->l2w;
+
+	return h->l1.tags[i] == la + 1 ? &h->l1.way[i] : NULL;
+}
+
+/* hier_lookup_l2 - hier_lookup() that scans L2, not L1d: for a copy another core's request is
+ * about (the owner's side), often in L2 alone (a prefetched copy), where hier_lookup() would
+ * scan both sets. */
+static inline struct cway *hier_lookup_l2(struct hier *h, uint64_t la, struct cway **w1)
+{
+	struct cway *w2 = pcache_lookup(&h->l2, la);
+
+	*w1 = w2 ? hier_l1_way(h, w2, la) : NULL;
+	return w2;
+}
+
 /* hier_init - empty L1d and L2 of @l1_sets/@l2_sets sets (in coherence units, log2 @shift),
  * keeping the copies' value epochs when @epochs (check mode: only its data-value test reads
  * them, so outside it a fill or a state change writes none). */
@@ -68,15 +90,19 @@ static inline void hier_set_ways(struct hier *h, struct cway *w2, struct cway *w
 }
 
 /* hier_l1_fill - copy L2 way @src (holding @la) into L1d, whose victim just leaves: L1d
- * holds nothing L2 does not.  Inline, as hier_install: every demand fill runs both. */
-static inline void hier_l1_fill(struct hier *h, uint64_t la, const struct cway *src)
+ * holds nothing L2 does not; each way names the other.  Inline, as hier_install: every
+ * demand fill runs both. */
+static inline void hier_l1_fill(struct hier *h, uint64_t la, struct cway *src)
 {
-	struct cway *v = pcache_victim(&h->l1, la);
+	size_t s1 = pcache_set_index(&h->l1, la);
+	uint32_t i1 = pcache_victim_at(&h->l1, s1);
+	struct cway *v = &h->l1.way[s1 + i1];
 
 	*v = *src;
 	pcache_set_tag(&h->l1, v, la + 1);
 	v->pf = 0;
 	v->l2w = (uint8_t)(src - pcache_set(&h->l2, la));
+	src->l2w = (uint8_t)i1; /* hier_l1_way */
 	if (h->l1.epoch)
 		h->l1.epoch[v - h->l1.way] = h->l2.epoch[src - h->l2.way];
 	pcache_touch(&h->l1, v);

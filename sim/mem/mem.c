@@ -19,9 +19,14 @@ struct found {
 	struct cway *w2, *w1;
 };
 
+/* The ways of a line its core's caches do not hold (mem_memo_gone). */
+static const struct found memo_none = {.w2 = NULL, .w1 = NULL};
+
 /* One demand request on line @rq->la (and offset @rq->off), for @rq's CPU, site and caller
  * (and socket, which a miss sets when it has no @f: mem_access_from() leaves it to the miss);
- * returns when its data (or ownership) is there.  @f: the ways its caller found, or NULL.
+ * returns when its data (or ownership) is there.  @f: the ways its caller found, or NULL;
+ * only a memo's request (mem_memo_miss) comes with them, and only it remembers its Pareto
+ * row (acct_orow_memo).
  * *line gets the line's directory index (DIR_NONE when the run failed).  Inlined into each
  * case of access_line(): it is on every access's path. */
 static inline __attribute__((always_inline)) simtime_t
@@ -43,16 +48,19 @@ demand(struct mem *m, struct req *rq, int event, simtime_t now, const struct fou
 	if (!hit) {
 		if (!f) /* (a memo's request has it: mem_memo_miss) */
 			rq->socket = mem_core_socket(m, rq->core);
-		mem_request_ways(m, rq, w.w2, w.w1, &o);
+		if (!w.w2) /* a line not held: its L1d way is none either */
+			mem_request_absent(m, rq, &o);
+		else
+			mem_request_ways(m, rq, w.w2, w.w1, &o);
 	}
 	if (m->failed) { /* an invariant broke (check mode) or a limit was reached */
 		*line = DIR_NONE;
 		return now;
 	}
 	if (hit)
-		acct_hit(m, rq, rq->event, &o);
+		acct_hit(m, rq, rq->event, &o, f != NULL);
 	else
-		pf_after_demand(m, rq, &o, acct_demand(m, rq, &o));
+		pf_after_demand(m, rq, &o, f ? acct_demand_memo(m, rq, &o) : acct_demand(m, rq, &o));
 	*line = mem_demand_done(m, &o);
 	return o.done;
 }
@@ -175,20 +183,32 @@ simtime_t mem_access_from(struct mem *m, int cpu, uint64_t addr, uint32_t size, 
 	return mem_access_op(m, cpu, addr, size, op, site, caller, now);
 }
 
+/* As mem_access_from() of a one-line access (mm->ok), with its request made once
+ * (mem_memo_init) and its ways found (@f).  Return: what mem_access_from() returns. */
+static inline __attribute__((always_inline)) simtime_t
+memo_access(struct mem *m, struct mem_memo *mm, const struct found *f, simtime_t now)
+{
+	simtime_t t;
+
+	m->last_line = DIR_NONE;
+	t = access_line(m, &mm->rq, (enum mem_op)mm->op, now, f, &m->last_line);
+	if (m->last_line != DIR_NONE)
+		mm->line = m->last_line;
+	return m->failed ? now : t;
+}
+
 bool mem_memo_miss(struct mem *m, struct mem_memo *mm, struct cway *w2, struct cway *w1,
 		   simtime_t now, simtime_t *next)
 {
 	const struct found f = {.w2 = w2, .w1 = w1};
-	simtime_t t;
 
-	/* As mem_access_from() of a one-line access (mm->ok), with its request made once
-	 * (mem_memo_init) and its ways found. */
-	m->last_line = DIR_NONE;
-	t = access_line(m, &mm->rq, (enum mem_op)mm->op, now, &f, &m->last_line);
-	if (m->last_line != DIR_NONE)
-		mm->line = m->last_line;
-	*next = m->failed ? now : t;
+	*next = memo_access(m, mm, &f, now);
 	return true;
+}
+
+simtime_t mem_memo_gone(struct mem *m, struct mem_memo *mm, simtime_t now)
+{
+	return memo_access(m, mm, &memo_none, now);
 }
 
 bool mem_access_known(const struct mem *m, int cpu, uint64_t addr, uint32_t size,

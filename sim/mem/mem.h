@@ -236,6 +236,11 @@ static inline simtime_t mem_access_op(struct mem *m, int cpu, uint64_t addr, uin
  * struct mem_memo keeps one). */
 struct req {
 	int cpu, core, socket;
+	/* Demand: the Pareto row of this request's offset, site and caller on line orow_key - 1
+	 * (0: none known), found by the last request made with it (acct_orow).  A memo's
+	 * request, made once, finds its row once; a request's offset, site and caller change
+	 * only with its line (req_at).  In the padding: the request stays 56 bytes. */
+	uint32_t orow_key;
 	uint64_t la;        /* line address */
 	uint8_t off;        /* byte offset in the line (demand) */
 	uint8_t event;      /* enum proto_event */
@@ -243,8 +248,10 @@ struct req {
 	uint32_t site, caller; /* demand: code site, and the call site of its path (or DIR_NONE) */
 	uint32_t cause;     /* prefetch: demand line that triggered it, or DIR_NONE */
 	uint32_t cause_orow;
+	uint32_t orow;      /* see orow_key */
 	simtime_t now;
 };
+_Static_assert(sizeof(struct req) == 56, "a request's row hint lives in its padding");
 
 /* A one-line access that one CPU issues again and again (a raw operation of an actor's
  * loop): what mem_access_from() works out each time, worked out once. */

@@ -101,7 +101,8 @@ static bool check_core(struct mem *m, uint32_t idx, int c, simtime_t now, uint32
 	e2 = pcache_epoch(&m->core[c].l2, w2);
 	e1 = w1 ? pcache_epoch(&m->core[c].l1, w1) : e2;
 	if (w1 && (w1->state != w2->state || e1 != e2 || w2->pf ||
-		   pcache_set(&m->core[c].l2, dl->addr) + w1->l2w != w2)) {
+		   pcache_set(&m->core[c].l2, dl->addr) + w1->l2w != w2 ||
+		   hier_l1_way(&m->core[c], w2, dl->addr) != w1)) {
 		mem_fail(m, now, idx, "core %d: L1d and L2 copies differ", c);
 		return false;
 	}

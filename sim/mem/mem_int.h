@@ -48,6 +48,9 @@ static inline uint64_t mem_line_addr(const struct mem *m, uint64_t addr)
  * absent; @w1 is read only for a demand request), which nothing may have changed since. */
 void mem_request_ways(struct mem *m, const struct req *rq, struct cway *w2, struct cway *w1,
 		      struct outcome *out);
+/* mem_request_absent - mem_request_ways() of a line the requester's caches do not hold (@w2
+ * and @w1 NULL), with that known: most misses of a contended line. */
+void mem_request_absent(struct mem *m, const struct req *rq, struct outcome *out);
 /* mem_decode_rows - fill m->rows and m->orows from the table under m->pvariant.  Can't fail. */
 void mem_decode_rows(struct mem *m);
 
@@ -106,6 +109,9 @@ static inline uint32_t mem_demand_done(struct mem *m, const struct outcome *o)
  * memo's return, so that the hit path ends in a tail call). */
 bool mem_memo_miss(struct mem *m, struct mem_memo *mm, struct cway *w2, struct cway *w1,
 		   simtime_t now, simtime_t *next);
+/* mem_memo_gone - mem_memo_miss() of a line its core's caches do not hold (both ways NULL),
+ * its body apart with them known.  Return: *@next. */
+simtime_t mem_memo_gone(struct mem *m, struct mem_memo *mm, simtime_t now);
 
 /* hit.c */
 /* mem_hit_rules - decode the private-hit rows of the table for m->pvariant into m->hit. */
@@ -115,16 +121,22 @@ void mem_hit_rules(struct mem *m);
 /* account.c */
 /* acct_demand - count demand request @rq.  Return: its Pareto row, DIR_NONE when its line is
  * not tracked (mstats.h). */
-uint32_t acct_demand(struct mem *m, const struct req *rq, const struct outcome *o);
+uint32_t acct_demand(struct mem *m, struct req *rq, const struct outcome *o);
+/* acct_demand_memo - acct_demand() of a memo's request (mem_memo_miss), which remembers its
+ * Pareto row (acct_orow_memo). */
+uint32_t acct_demand_memo(struct mem *m, struct req *rq, const struct outcome *o);
 /* acct_src_lstat - the load counter of each load source (enum ld_src -> enum lstat). */
 extern const uint8_t acct_src_lstat[SRC_COUNT];
 /* acct_orow - add demand request @rq's part to its Pareto row on its tracked line (found or
  * made): what @o says of its load source, of a store's L1d hit, its latency.  Return: the
  * row. */
 uint32_t acct_orow(struct mstats *s, const struct req *rq, const struct outcome *o);
+/* acct_orow_memo - acct_orow() of a memo's request @rq, whose row it remembers (req.orow). */
+uint32_t acct_orow_memo(struct mstats *s, struct req *rq, const struct outcome *o);
 /* acct_orow_of - acct_orow() of an outcome kept in registers (the memo's hit path), its
- * fields passed: tracked line @l, load source @src, @st_l1hit, latency @lat. */
-void acct_orow_of(struct mstats *s, uint32_t l, const struct req *rq, int src, bool st_l1hit,
+ * fields passed: tracked line @l, load source @src, @st_l1hit, latency @lat.  @rq is the
+ * memo's: its row is remembered as acct_orow_memo() does. */
+void acct_orow_of(struct mstats *s, uint32_t l, struct req *rq, int src, bool st_l1hit,
 		  simtime_t lat);
 
 /* How acct_line adds a request's counters: to the totals of the lines without a record, to a
@@ -185,10 +197,11 @@ __attribute__((cold)) void acct_hit_carries(struct mstats *s, uint32_t rec, int 
  * HITM, no invalidation, no prefetch; only the line's CPU set may change.  Inline: it is
  * most accesses' accounting.  @event is @rq's (a constant where the caller knows it).  With
  * @o_in_regs (a constant too: the memo's hit path), the row gets @o's fields, not its address,
- * so that @o stays in registers.  check_hit_path compares the two paths' statistics. */
+ * so that @o stays in registers.  With @memo (a constant), @rq is a memo's and remembers its
+ * row (acct_orow_memo).  check_hit_path compares the two paths' statistics. */
 static inline __attribute__((always_inline)) void
-acct_hit_in(struct mem *m, const struct req *rq, int event, const struct outcome *o,
-	    bool o_in_regs)
+acct_hit_in(struct mem *m, struct req *rq, int event, const struct outcome *o,
+	    bool o_in_regs, bool memo)
 {
 	struct mstats *s = &m->st;
 	uint32_t l = o->line, rec;
@@ -206,6 +219,8 @@ acct_hit_in(struct mem *m, const struct req *rq, int event, const struct outcome
 	}
 	if (o_in_regs)
 		acct_orow_of(s, l, rq, o->src, o->st_l1hit, lat);
+	else if (memo)
+		acct_orow_memo(s, rq, o);
 	else
 		acct_orow(s, rq, o);
 	if (__builtin_expect(acct_line(s, rec, event, o, lat, true, PUT_WORDS) != 0, 0))
@@ -213,16 +228,16 @@ acct_hit_in(struct mem *m, const struct req *rq, int event, const struct outcome
 }
 
 static inline __attribute__((always_inline)) void
-acct_hit(struct mem *m, const struct req *rq, int event, const struct outcome *o)
+acct_hit(struct mem *m, struct req *rq, int event, const struct outcome *o, bool memo)
 {
-	acct_hit_in(m, rq, event, o, false);
+	acct_hit_in(m, rq, event, o, false, memo);
 }
 
 /* acct_hit_regs - acct_hit() of the memo's hit path, whose outcome is in registers. */
 static inline __attribute__((always_inline)) void
-acct_hit_regs(struct mem *m, const struct req *rq, int event, const struct outcome *o)
+acct_hit_regs(struct mem *m, struct req *rq, int event, const struct outcome *o)
 {
-	acct_hit_in(m, rq, event, o, true);
+	acct_hit_in(m, rq, event, o, true, true);
 }
 void acct_prefetch(struct mem *m, const struct req *rq, const struct outcome *o);
 void acct_locked(struct mem *m, uint32_t idx);

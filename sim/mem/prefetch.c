@@ -47,7 +47,10 @@ static void pf_request(struct mem *m, const struct req *rq)
 		acct_prefetch(m, rq, &o);
 		return;
 	}
-	mem_request_ways(m, rq, w2, NULL, &o);
+	if (w2)
+		mem_request_ways(m, rq, w2, NULL, &o);
+	else
+		mem_request_absent(m, rq, &o);
 	acct_prefetch(m, rq, &o);
 }
 

@@ -58,7 +58,7 @@ static void core_invalidate(struct mem *m, int core, uint32_t idx, struct cway *
 {
 	struct hier *h = &m->core[core];
 
-	hier_drop_ways(h, w2, pcache_lookup(&h->l1, m->dir.line[idx].addr));
+	hier_drop_ways(h, w2, hier_l1_way(h, w2, m->dir.line[idx].addr));
 	dir_del_sharer(&m->dir, idx, core);
 }
 
@@ -69,7 +69,8 @@ owner_msg(struct mem *m, uint32_t idx, int core, int msg, simtime_t now)
 {
 	struct dline *dl = &m->dir.line[idx];
 	struct hier *h = &m->core[core];
-	struct cway *w1, *w2 = hier_lookup(h, dl->addr, &w1); /* once, for the row and its effect */
+	/* Once, for the row and its effect. */
+	struct cway *w1, *w2 = hier_lookup_l2(h, dl->addr, &w1);
 	const struct mem_orow *r = &m->orows[w2 ? w2->state : MESI_I][msg];
 
 	if (!r->valid) {
@@ -99,20 +100,19 @@ owner_msg(struct mem *m, uint32_t idx, int core, int msg, simtime_t now)
 }
 
 /* Invalidate every sharer but @core.  Return: the cost; *n gets how many copies went. */
-static simtime_t send_inv(struct mem *m, uint32_t idx, const struct req *rq, uint32_t *n)
+static inline __attribute__((always_inline)) simtime_t
+send_inv(struct mem *m, uint32_t idx, const struct req *rq, uint32_t *n)
 {
 	uint64_t sh[C2C_MAX_CPUS / 64];
 	const uint64_t *set = dir_sharer_set(&m->dir, idx, sh);
 	bool remote = false;
 
-	/* A copy: each invalidation below takes its core out of the directory's set.  Word by
-	 * word: a set is a word or two, shorter than a call to memcpy. */
-	if (set != sh)
-		for (uint32_t w = 0; w < m->dir.words_core; w++)
-			sh[w] = set[w];
+	/* Each invalidation below takes its core out of the directory's set, but only its own
+	 * bit, of the word already read: a word is read when its turn comes, and the set is
+	 * not copied (a pool set stays the line's: dir_del_sharer). */
 	*n = 0;
 	for (uint32_t w = 0; w < m->dir.words_core; w++) {
-		uint64_t bits = sh[w];
+		uint64_t bits = set[w];
 
 		while (bits) {
 			int c = (int)(w * 64 + (uint32_t)__builtin_ctzll(bits));
@@ -144,8 +144,9 @@ forward(struct mem *m, const struct req *rq, uint32_t idx, int msg, struct exec 
 }
 
 /* The row found the line Modified in another core: the transfer is a HITM (its source). */
-static void count_hitm(struct mem *m, const struct req *rq, uint32_t idx, struct exec *x,
-		       struct outcome *o)
+static inline __attribute__((always_inline)) void
+count_hitm(struct mem *m, const struct req *rq, uint32_t idx, struct exec *x,
+	   struct outcome *o)
 {
 	x->hitm = true;
 	o->src = tm_hitm_src(mem_core_socket(m, m->dir.line[idx].owner), rq->socket);
@@ -153,7 +154,8 @@ static void count_hitm(struct mem *m, const struct req *rq, uint32_t idx, struct
 
 /* The source of data served by the requester's own copy: L1d or L2, or the fill buffer when
  * the copy's fill has not completed (the data is still on its way). */
-static int own_src(const struct req *rq, const struct exec *x)
+static inline __attribute__((always_inline)) int
+own_src(const struct req *rq, const struct exec *x)
 {
 	if (x->ready_at > rq->now)
 		return SRC_LFB;
@@ -211,8 +213,9 @@ static inline bool runs(struct mem *m, uint32_t acts, int act)
 }
 
 /* The actions of exec_actions() that reach the home or another core. */
-static void exec_transfer(struct mem *m, const struct req *rq, uint32_t idx, uint32_t acts,
-			  struct exec *x, struct outcome *o)
+static inline __attribute__((always_inline)) void
+exec_transfer(struct mem *m, const struct req *rq, uint32_t idx, uint32_t acts, struct exec *x,
+	      struct outcome *o)
 {
 	struct dline *dl = &m->dir.line[idx];
 
@@ -248,8 +251,9 @@ static void exec_transfer(struct mem *m, const struct req *rq, uint32_t idx, uin
 /* Run the actions of the row (its set @acts) for @rq on line @idx, each branch predicted per
  * row (a switch over the list was one indirect branch for every action).  Return: false if
  * the prefetch was dropped. */
-static bool exec_actions(struct mem *m, const struct req *rq, uint32_t acts, uint32_t idx,
-			 struct exec *x, struct outcome *o)
+static inline __attribute__((always_inline)) bool
+exec_actions(struct mem *m, const struct req *rq, uint32_t acts, uint32_t idx, struct exec *x,
+	     struct outcome *o)
 {
 	if (runs(m, acts, ACT_DROP_PF)) { /* alone in its row */
 		o->dropped = true;
@@ -296,22 +300,20 @@ static bool exec_actions(struct mem *m, const struct req *rq, uint32_t acts, uin
  * a dirty one after its writeback, and nothing reaches the home or another core. */
 #define EVICT_ONLY_ACTS (1u << ACT_WRITEBACK | 1u << ACT_EVICT)
 
-/* Make room in @core's L2 in way @v, the one a miss found (pcache_victim: no action of a miss
- * row touches the requester's caches): its line goes through the protocol's EVICT row, from
- * that way (a lookup of its line would find it: no other way of the set has its tag).  A row
- * of EVICT_ONLY_ACTS runs here, as mem_request_ways() would run it: no time is charged and
- * no state is left to apply (it leaves the copy invalid); check mode and every other row go
- * through mem_request_ways(). */
-static struct cway *l2_slot(struct mem *m, int core, struct cway *v, simtime_t now)
+/* Empty @core's L2 way @v, the one a miss found (pcache_victim: no action of a miss row
+ * touches the requester's caches): its line goes through the protocol's EVICT row, from that
+ * way (a lookup of its line would find it: no other way of the set has its tag).  A row of
+ * EVICT_ONLY_ACTS runs here, as mem_request_ways() would run it: no time is charged and no
+ * state is left to apply (it leaves the copy invalid); check mode and every other row go
+ * through mem_request_ways().  Out of line: most fills find an empty way. */
+static __attribute__((noinline)) void evict_victim(struct mem *m, int core, struct cway *v,
+						   simtime_t now)
 {
 	const struct pcache *l2 = &m->core[core].l2;
 	const struct mem_row *r;
 	uint32_t idx = v->line;
-	uint16_t socket;
+	uint16_t socket = (uint16_t)mem_core_socket(m, core);
 
-	if (!pcache_tag(l2, v))
-		return v;
-	socket = mem_core_socket(m, core);
 	r = &m->rows[v->state][mem_others(m, idx, core, v->state)][EV_EVICT];
 	if (r->r && !m->check && !(r->acts & ~EVICT_ONLY_ACTS) && r->next_own == MESI_I) {
 		/* A dirty copy's data goes into the LLC with the copy (evict, below). */
@@ -330,13 +332,22 @@ static struct cway *l2_slot(struct mem *m, int core, struct cway *v, simtime_t n
 		mem_request_ways(m, &ev, v, NULL, &o);
 	}
 	assert(!pcache_tag(l2, v));
+}
+
+/* Make room in @core's L2 in way @v, the one a miss found (evict_victim). */
+static inline __attribute__((always_inline)) struct cway *
+l2_slot(struct mem *m, int core, struct cway *v, simtime_t now)
+{
+	if (pcache_tag(&m->core[core].l2, v))
+		evict_victim(m, core, v, now);
 	return v;
 }
 
 /* Give the requester its next state and keep the directory's owner in step.  A fill's data
  * arrives at @done. */
-static void apply_next_own(struct mem *m, const struct req *rq, uint32_t idx, int own,
-			   int next_own, const struct exec *x, simtime_t done, struct outcome *o)
+static inline __attribute__((always_inline)) void
+apply_next_own(struct mem *m, const struct req *rq, uint32_t idx, int own, int next_own,
+	       const struct exec *x, simtime_t done, struct outcome *o)
 {
 	struct dline *dl = &m->dir.line[idx];
 
@@ -355,8 +366,8 @@ static void apply_next_own(struct mem *m, const struct req *rq, uint32_t idx, in
 		struct hier *h = &m->core[rq->core];
 
 		/* A demand request knows both ways (nothing since changed a tag); a prefetch or an
-		 * eviction the L2 one, so only L1d is searched (hier_lookup would find the same). */
-		struct cway *w1 = x->demand ? x->w1 : pcache_lookup(&h->l1, rq->la);
+		 * eviction the L2 one, which names the L1d one (hier_l1_way). */
+		struct cway *w1 = x->demand ? x->w1 : hier_l1_way(h, x->w2, rq->la);
 
 		hier_set_ways(h, x->w2, w1, next_own, &dl->version);
 	}
@@ -381,8 +392,8 @@ void mem_check_after(struct mem *m, const struct req *rq, uint32_t idx, int own,
 	mem_check_access(m, idx, rq->now);
 }
 
-static const struct mem_row *find_row(struct mem *m, const struct req *rq, uint32_t idx,
-				      int own, int others)
+static inline __attribute__((always_inline)) const struct mem_row *
+find_row(struct mem *m, const struct req *rq, uint32_t idx, int own, int others)
 {
 	const struct mem_row *r = &m->rows[own][others][rq->event];
 
@@ -393,8 +404,11 @@ static const struct mem_row *find_row(struct mem *m, const struct req *rq, uint3
 	return r;
 }
 
-void mem_request_ways(struct mem *m, const struct req *rq, struct cway *w2, struct cway *w1,
-		      struct outcome *out)
+/* mem_request_ways(), inlined twice with all it runs: as it is, and for a line the requester
+ * does not hold (mem_request_absent), where the ways' tests fold away. */
+static inline __attribute__((always_inline)) void
+request_ways(struct mem *m, const struct req *rq, struct cway *w2, struct cway *w1,
+	     struct outcome *out)
 {
 	struct hier *h = &m->core[rq->core];
 	bool demand = !rq->prefetch && rq->event != EV_EVICT;
@@ -444,4 +458,15 @@ void mem_request_ways(struct mem *m, const struct req *rq, struct cway *w2, stru
 	if (m->check)
 		mem_check_after(m, rq, idx, own, others, r->r, out->dropped);
 	assert(out->done >= rq->now);
+}
+
+void mem_request_ways(struct mem *m, const struct req *rq, struct cway *w2, struct cway *w1,
+		      struct outcome *out)
+{
+	request_ways(m, rq, w2, w1, out);
+}
+
+void mem_request_absent(struct mem *m, const struct req *rq, struct outcome *out)
+{
+	request_ways(m, rq, NULL, NULL, out);
 }
