@@ -148,34 +148,20 @@ access_from(struct mem *m, int cpu, uint64_t addr, uint32_t size, const enum mem
 	return m->failed ? now : t;
 }
 
-/* Not inlined into mem_access_from(): it dispatches to them, one copy of each. */
-__attribute__((noinline)) simtime_t
-mem_load_from(struct mem *m, int cpu, uint64_t addr, uint32_t size, uint32_t site,
-	      uint32_t caller, simtime_t now)
-{
-	return access_from(m, cpu, addr, size, MEM_LOAD, site, caller, now);
-}
+/* The entry point of one operation, @op: not inlined into mem_access_from(), which dispatches
+ * to them, one copy of each. */
+#define MEM_OP_ENTRY(name, op)                                                               \
+	__attribute__((noinline)) simtime_t name(struct mem *m, int cpu, uint64_t addr,       \
+						 uint32_t size, uint32_t site, uint32_t caller,   \
+						 simtime_t now)                                   \
+	{                                                                                     \
+		return access_from(m, cpu, addr, size, op, site, caller, now);                 \
+	}
 
-__attribute__((noinline)) simtime_t
-mem_store_from(struct mem *m, int cpu, uint64_t addr, uint32_t size, uint32_t site,
-	       uint32_t caller, simtime_t now)
-{
-	return access_from(m, cpu, addr, size, MEM_STORE, site, caller, now);
-}
-
-__attribute__((noinline)) simtime_t
-mem_rmw_from(struct mem *m, int cpu, uint64_t addr, uint32_t size, uint32_t site,
-	     uint32_t caller, simtime_t now)
-{
-	return access_from(m, cpu, addr, size, MEM_RMW, site, caller, now);
-}
-
-__attribute__((noinline)) simtime_t
-mem_locked_from(struct mem *m, int cpu, uint64_t addr, uint32_t size, uint32_t site,
-		uint32_t caller, simtime_t now)
-{
-	return access_from(m, cpu, addr, size, MEM_LOCKED_RMW, site, caller, now);
-}
+MEM_OP_ENTRY(mem_load_from, MEM_LOAD)
+MEM_OP_ENTRY(mem_store_from, MEM_STORE)
+MEM_OP_ENTRY(mem_rmw_from, MEM_RMW)
+MEM_OP_ENTRY(mem_locked_from, MEM_LOCKED_RMW)
 
 simtime_t mem_access_from(struct mem *m, int cpu, uint64_t addr, uint32_t size, enum mem_op op,
 			  uint32_t site, uint32_t caller, simtime_t now)
