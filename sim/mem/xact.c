@@ -62,6 +62,14 @@ static void core_invalidate(struct mem *m, int core, uint32_t idx, struct cway *
 	dir_del_sharer(&m->dir, idx, core);
 }
 
+/* A private copy of line @idx leaves @core (its L2 way @w2) by an evict action.  The LLC is
+ * non-inclusive: the copy goes into the LLC of its @socket. */
+static void evict_copy(struct mem *m, int core, int socket, uint32_t idx, struct cway *w2)
+{
+	m->dir.line[idx].llc_valid |= 1u << socket;
+	core_invalidate(m, core, idx, w2);
+}
+
 /* The owner's side: @core receives @msg about line @idx; its own table row says what its copy
  * does.  Return: false (the run failed) when the table has no row for the copy's state. */
 static inline __attribute__((always_inline)) bool
@@ -280,11 +288,8 @@ exec_actions(struct mem *m, const struct req *rq, uint32_t acts, uint32_t idx, s
 	runs(m, acts, ACT_SILENT_UPGRADE); /* E -> M: the copy is exclusive, nobody is told */
 	if (runs(m, acts, ACT_WRITE_DATA))
 		x->write = true;
-	if (runs(m, acts, ACT_EVICT)) {
-		/* Non-inclusive LLC: a private copy that leaves goes into the socket's LLC. */
-		m->dir.line[idx].llc_valid |= 1u << rq->socket;
-		core_invalidate(m, rq->core, idx, x->w2);
-	}
+	if (runs(m, acts, ACT_EVICT))
+		evict_copy(m, rq->core, rq->socket, idx, x->w2);
 	if (runs(m, acts, ACT_COUNT_ST_HIT))
 		o->st_l1hit = x->in_l1;
 	if (runs(m, acts, ACT_COUNT_ST_MISS))
@@ -312,17 +317,14 @@ static __attribute__((noinline)) void evict_victim(struct mem *m, int core, stru
 	const struct pcache *l2 = &m->core[core].l2;
 	const struct mem_row *r;
 	uint32_t idx = v->line;
-	uint16_t socket = (uint16_t)mem_core_socket(m, core);
+	int socket = mem_core_socket(m, core);
 
 	r = &m->rows[v->state][mem_others(m, idx, core, v->state)][EV_EVICT];
 	if (r->r && !m->check && !(r->acts & ~EVICT_ONLY_ACTS) && r->next_own == MESI_I) {
 		/* A dirty copy's data goes into the LLC with the copy (evict, below). */
 		runs(m, r->acts, ACT_WRITEBACK);
-		if (runs(m, r->acts, ACT_EVICT)) {
-			/* Non-inclusive LLC: the copy that leaves goes into it. */
-			m->dir.line[idx].llc_valid |= 1u << socket;
-			core_invalidate(m, core, idx, v);
-		}
+		if (runs(m, r->acts, ACT_EVICT))
+			evict_copy(m, core, socket, idx, v);
 	} else {
 		struct req ev = {.cpu = -1, .core = core, .socket = socket,
 				 .la = pcache_addr(l2, v), .event = EV_EVICT, .cause = DIR_NONE,
