@@ -301,6 +301,42 @@ exec_actions(struct mem *m, const struct req *rq, uint32_t acts, uint32_t idx, s
 	return true;
 }
 
+#define A(act) (1u << ACT_##act)
+/* The action sets of the misses on a line another core holds, most of a contended run's
+ * requests: a HITM's forward (a load's, an RMW's, a store's RFO, a prefetch's steal), a
+ * store's or an RFO prefetch's invalidation of the sharers, a load from a sharer.  Each gets
+ * its own copy of exec_actions() with the set a constant (exec_miss), so that none of its
+ * tests runs; any other set takes the general copy. */
+#define MISS_SHAPES(X)                                                                      \
+	X(A(COUNT_HITM) | A(FWD_GETS) | A(PF_BUDDY))                                         \
+	X(A(COUNT_HITM) | A(FWD_GETX) | A(WRITE_DATA) | A(COUNT_ST_MISS) | A(PF_BUDDY_RFO))   \
+	X(A(COUNT_RFO_HITM) | A(FWD_GETX) | A(WRITE_DATA) | A(COUNT_ST_MISS) |               \
+	  A(PF_BUDDY_RFO))                                                                    \
+	X(A(COUNT_PF_HITM) | A(FWD_GETS))                                                    \
+	X(A(FILL_SHARER) | A(SEND_INV) | A(WRITE_DATA) | A(COUNT_ST_MISS) | A(PF_BUDDY_RFO))  \
+	X(A(FILL_SHARER) | A(SEND_INV))                                                      \
+	X(A(FILL_SHARER) | A(PF_BUDDY))                                                      \
+	X(A(FILL_MEM) | A(PF_BUDDY))                                                         \
+	X(A(FILL_MEM) | A(WRITE_DATA) | A(COUNT_ST_MISS) | A(PF_BUDDY_RFO))                  \
+	X(A(FILL_MEM))
+
+/* exec_actions() of a miss (the requester holds no copy), by its copy for the row's set
+ * when it has one (MISS_SHAPES). */
+static inline __attribute__((always_inline)) bool
+exec_miss(struct mem *m, const struct req *rq, uint32_t acts, uint32_t idx, struct exec *x,
+	  struct outcome *o)
+{
+#define MISS_CASE(set)                                                                       \
+	case set:                                                                            \
+		return exec_actions(m, rq, set, idx, x, o);
+	switch (acts) {
+		MISS_SHAPES(MISS_CASE)
+	}
+#undef MISS_CASE
+	return exec_actions(m, rq, acts, idx, x, o);
+}
+#undef A
+
 /* The rows an L2 victim's eviction takes when nothing else happens: its copy leaves (evict),
  * a dirty one after its writeback, and nothing reaches the home or another core. */
 #define EVICT_ONLY_ACTS (1u << ACT_WRITEBACK | 1u << ACT_EVICT)
@@ -440,7 +476,8 @@ request_ways(struct mem *m, const struct req *rq, struct cway *w2, struct cway *
 		out->done = rq->now;
 		return;
 	}
-	applies = exec_actions(m, rq, r->acts, idx, &x, out);
+	applies = w2 ? exec_actions(m, rq, r->acts, idx, &x, out)
+		     : exec_miss(m, rq, r->acts, idx, &x, out);
 	/* Priced before the next states are applied, so that a fill installs its copy with the
 	 * time its data arrives: applying them never reaches this line's busy_until (an L2
 	 * victim's EVICT row does not go to the home). */
