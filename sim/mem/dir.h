@@ -155,8 +155,9 @@ uint64_t dir_bytes(const struct dir *d);
  * Return: its index.  Can't fail.  Pointers into d->line may move: re-derive them. */
 uint32_t dir_insert(struct dir *d, uint64_t addr, uint16_t home);
 
-/* dir_sharers_grow - line @idx's one sharer and @core: give it a pool bitset. */
-void dir_sharers_grow(struct dir *d, uint32_t idx, int core);
+/* dir_sharers_grow - line @idx's one sharer and @core: give it a pool bitset.  Out of line,
+ * so that dir_add_sharer() stays small enough to be inlined into every request. */
+__attribute__((noinline, cold)) void dir_sharers_grow(struct dir *d, uint32_t idx, int core);
 
 static inline uint64_t *dir_pool_set(const struct dir *d, uint32_t sh)
 {
@@ -187,7 +188,8 @@ static inline bool dir_has(const struct dir *d, uint32_t idx, int core)
 	return dir_pool_set(d, sh)[core >> 6] >> (core & 63) & 1;
 }
 
-static inline void dir_add_sharer(struct dir *d, uint32_t idx, int core)
+static inline __attribute__((always_inline)) void dir_add_sharer(struct dir *d, uint32_t idx,
+								  int core)
 {
 	struct dline *dl = &d->line[idx];
 	uint64_t *w, bit = 1ull << (core & 63);
