@@ -276,9 +276,10 @@ thread_op(struct sim *sim, struct thread *t, simtime_t now, simtime_t *next_out,
 	if (!raw && t->calls && (t->in_call || t->a->ops[t->pc].kind == OP_CALL))
 		return call_op(sim, t, now, next_out);
 	mm = &t->memo[t->pc];
-	/* A settled core's step of a memo that may serve it (ok: one line; a delay's memo is
-	 * all zero, so not ok) has its operation from the memo, without its op. */
-	if (raw && mm->ok &&
+	/* A step of a memo that may serve it (ok: one line; a delay's memo is all zero, so not
+	 * ok) has its operation from the memo, without its op.  A memo that is not ok refuses
+	 * every access (memo_full()), so the op of any other step is served without one. */
+	if (mm->ok &&
 	    (next = mem_memo_op(sim->mem, mm, (enum mem_op)mm->op, now)) != MEM_MEMO_REFUSED)
 		return op_done(sim, t, now, next, next_out);
 	op = &t->a->ops[t->pc];
@@ -290,9 +291,7 @@ thread_op(struct sim *sim, struct thread *t, simtime_t now, simtime_t *next_out,
 				       ? rng_below(&t->rng, op->delay_max - op->delay_min + 1) : 0));
 		if (__builtin_add_overflow(now, d, &next))
 			next = TIME_PAST_MAX;
-	} else if ((raw && mm->ok) /* the memo refused it, above */ ||
-		   (next = mem_memo_op(sim->mem, mm, (enum mem_op)op->kind, now)) ==
-			   MEM_MEMO_REFUSED) {
+	} else { /* the memo refused it, above, or may not serve it */
 		next = mem_access(sim->mem, t->cpu, op->addr + (uint64_t)t->cpu * op->cpu_stride,
 				  op->size, (enum mem_op)op->kind, op->site, now);
 	}
