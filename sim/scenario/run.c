@@ -12,7 +12,6 @@
 #include "scenario/run.h"
 
 #include <glib.h>
-#include <string.h>
 
 #include "core/evq.h"
 #include "core/rng.h"
@@ -155,9 +154,9 @@ static uint64_t early_budget(const struct sim *sim, uint64_t d)
 
 /* Form 1 of run-ahead (runahead.h): may the step at @next of a thread whose step just
  * ended run at once, as the event the run loop would dispatch next?  Within early_bounds(),
- * before every queued event, whose first time, *@first, is looked up again only after a
- * push (a waker's: *@seq, the queue's count of pushes, changed).  It then counts as
- * dispatched. */
+ * before every queued event, whose first time, *@first (no later than the early end, which
+ * only warmup_done() moves: one test), is looked up again only after a push (a waker's:
+ * *@seq, the queue's count of pushes, changed).  It then counts as dispatched. */
 static inline bool dispatch_next(struct sim *sim, simtime_t next, simtime_t *first,
 				 uint64_t *seq)
 {
@@ -166,8 +165,10 @@ static inline bool dispatch_next(struct sim *sim, simtime_t next, simtime_t *fir
 	if (*seq != q->next_seq) {
 		*seq = q->next_seq;
 		*first = q->len ? evq_peek_time(q) : UINT64_MAX;
+		if (*first > sim->early_end)
+			*first = sim->early_end;
 	}
-	if (next >= *first || !early_bounds(sim, next))
+	if (next >= *first || q->dispatched >= sim->budget || sim_stopped(sim))
 		return false;
 	q->now = next;
 	q->dispatched++;
@@ -186,8 +187,7 @@ static bool run_early(struct sim *sim, struct thread *t, simtime_t next)
 	return true;
 }
 
-/* The next event to dispatch: the held push's and the pop's, or the pop's; the stale events
- * of steps that ran ahead are skipped. */
+/* The next event to dispatch: the held push's and the pop's, or the pop's; stale ones skipped. */
 static bool next_event(struct sim *sim, struct event *ev)
 {
 	struct thread *h = sim->held;
@@ -259,6 +259,10 @@ call_op(struct sim *sim, struct thread *t, simtime_t now, simtime_t *next_out)
 	return op_done(sim, t, t->pt.now, t->pt.now, next_out);
 }
 
+/* The memos' entry points (mem_memo_op) by operation: one load, not up to three tests. */
+static simtime_t (*const memo_entry[])(struct mem *, struct mem_memo *, simtime_t) = {
+	mem_memo_load, mem_memo_store, mem_memo_rmw, mem_memo_locked};
+
 /* Run @t's operation at pc, at @now (@raw: a step of a settled core's thread, so a raw
  * operation, never a path call, and no step time to keep; a constant where it is known).
  * Return: false when the thread stops here (finished, cut, parked, or the run is over); else
@@ -276,11 +280,8 @@ thread_op(struct sim *sim, struct thread *t, simtime_t now, simtime_t *next_out,
 	if (!raw && t->calls && (t->in_call || t->a->ops[t->pc].kind == OP_CALL))
 		return call_op(sim, t, now, next_out);
 	mm = &t->memo[t->pc];
-	/* A step of a memo that may serve it (ok: one line; a delay's memo is all zero, so not
-	 * ok) has its operation from the memo, without its op.  A memo that is not ok refuses
-	 * every access (memo_full()), so the op of any other step is served without one. */
-	if (mm->ok &&
-	    (next = mem_memo_op(sim->mem, mm, (enum mem_op)mm->op, now)) != MEM_MEMO_REFUSED)
+	/* An ok memo (one line; a delay's is all zero) serves its step, others refuse all. */
+	if (mm->ok && (next = memo_entry[mm->op](sim->mem, mm, now)) != MEM_MEMO_REFUSED)
 		return op_done(sim, t, now, next, next_out);
 	op = &t->a->ops[t->pc];
 	if (op->kind == OP_DELAY) {
@@ -291,7 +292,7 @@ thread_op(struct sim *sim, struct thread *t, simtime_t now, simtime_t *next_out,
 				       ? rng_below(&t->rng, op->delay_max - op->delay_min + 1) : 0));
 		if (__builtin_add_overflow(now, d, &next))
 			next = TIME_PAST_MAX;
-	} else { /* the memo refused it, above, or may not serve it */
+	} else { /* the memo refused it, or is not ok (memo_full()): no memo asked again */
 		next = mem_access(sim->mem, t->cpu, op->addr + (uint64_t)t->cpu * op->cpu_stride,
 				  op->size, (enum mem_op)op->kind, op->site, now);
 	}
