@@ -305,8 +305,8 @@ exec_actions(struct mem *m, const struct req *rq, uint32_t acts, uint32_t idx, s
 /* The action sets of the misses on a line another core holds, most of a contended run's
  * requests: a HITM's forward (a load's, an RMW's, a store's RFO, a prefetch's steal), a
  * store's or an RFO prefetch's invalidation of the sharers, a load from a sharer.  Each gets
- * its own copy of exec_actions() with the set a constant (exec_miss), so that none of its
- * tests runs; any other set takes the general copy. */
+ * its own copy of exec_actions() and what follows with the set a constant (row_run_miss),
+ * so that none of its tests runs; any other set takes the general copy. */
 #define MISS_SHAPES(X)                                                                      \
 	X(A(COUNT_HITM) | A(FWD_GETS) | A(PF_BUDDY))                                         \
 	X(A(COUNT_HITM) | A(FWD_GETX) | A(WRITE_DATA) | A(COUNT_ST_MISS) | A(PF_BUDDY_RFO))   \
@@ -320,22 +320,14 @@ exec_actions(struct mem *m, const struct req *rq, uint32_t acts, uint32_t idx, s
 	X(A(FILL_MEM) | A(WRITE_DATA) | A(COUNT_ST_MISS) | A(PF_BUDDY_RFO))                  \
 	X(A(FILL_MEM))
 
-/* exec_actions() of a miss (the requester holds no copy), by its copy for the row's set
- * when it has one (MISS_SHAPES). */
-static inline __attribute__((always_inline)) bool
-exec_miss(struct mem *m, const struct req *rq, uint32_t acts, uint32_t idx, struct exec *x,
-	  struct outcome *o)
-{
-#define MISS_CASE(set)                                                                       \
-	case set:                                                                            \
-		return exec_actions(m, rq, set, idx, x, o);
-	switch (acts) {
-		MISS_SHAPES(MISS_CASE)
-	}
-#undef MISS_CASE
-	return exec_actions(m, rq, acts, idx, x, o);
-}
-#undef A
+/* The action sets of a store's or an RFO prefetch's upgrade of a Shared copy, alone or with
+ * the other sharers' invalidation (row_run_held). */
+#define HELD_SHAPES(X)                                                                      \
+	X(A(UPGRADE) | A(WRITE_DATA) | A(COUNT_ST_MISS) | A(PF_BUDDY_RFO))                   \
+	X(A(UPGRADE) | A(SEND_INV) | A(WRITE_DATA) | A(COUNT_ST_MISS) | A(PF_BUDDY_RFO))     \
+	X(A(UPGRADE) | A(SEND_INV))                                                          \
+	X(A(UPGRADE))
+
 
 /* The rows an L2 victim's eviction takes when nothing else happens: its copy leaves (evict),
  * a dirty one after its writeback, and nothing reaches the home or another core. */
@@ -442,6 +434,67 @@ find_row(struct mem *m, const struct req *rq, uint32_t idx, int own, int others)
 	return r;
 }
 
+/* The rest of request_ways() once the row is found: run its actions (the set @acts), price
+ * the request, apply the next states. */
+static inline __attribute__((always_inline)) void
+row_run(struct mem *m, const struct req *rq, uint32_t acts, uint32_t idx, int own, int others,
+	const struct mem_row *r, struct exec *x, struct outcome *out)
+{
+	struct hier *h = &m->core[rq->core];
+	bool applies = exec_actions(m, rq, acts, idx, x, out);
+
+	/* Priced before the next states are applied, so that a fill installs its copy with the
+	 * time its data arrives: applying them never reaches this line's busy_until (an L2
+	 * victim's EVICT row does not go to the home). */
+	out->done = tm_charge(m->mc, &m->dir.line[idx], rq->now, x->lat, x->home, x->c2c);
+	if (applies)
+		apply_next_own(m, rq, idx, own, r->next_own, x, out->done, out);
+	if (x->demand && own != MESI_I && r->next_own != MESI_I) {
+		struct hier_ways hw = hier_ways_of(h, x->w2, x->w1);
+
+		hier_touch_ways(h, &hw);
+	}
+	if (own != MESI_I)
+		/* The copy was there, but maybe not its data: the one race with an earlier fill. */
+		out->done = tm_ready(out->done, x->ready_at);
+	if (x->write && mem_watched(m, idx) && m->on_write)
+		m->on_write(m->on_write_data, idx, out->done);
+	if (m->check)
+		mem_check_after(m, rq, idx, own, others, r->r, out->dropped);
+	assert(out->done >= rq->now);
+}
+
+#define SHAPE_CASE(set)                                                                      \
+	case set:                                                                            \
+		row_run(m, rq, set, idx, own, others, r, x, out);                            \
+		return;
+
+/* row_run() of a miss (the requester holds no copy), by its copy for the row's set when it
+ * has one (MISS_SHAPES). */
+static inline __attribute__((always_inline)) void
+row_run_miss(struct mem *m, const struct req *rq, uint32_t acts, uint32_t idx, int own,
+	     int others, const struct mem_row *r, struct exec *x, struct outcome *out)
+{
+	switch (acts) {
+		MISS_SHAPES(SHAPE_CASE)
+	}
+	row_run(m, rq, acts, idx, own, others, r, x, out);
+}
+
+/* row_run() of a request on a copy the requester holds, by its copy for the row's set when
+ * it has one (HELD_SHAPES). */
+static inline __attribute__((always_inline)) void
+row_run_held(struct mem *m, const struct req *rq, uint32_t acts, uint32_t idx, int own,
+	     int others, const struct mem_row *r, struct exec *x, struct outcome *out)
+{
+	switch (acts) {
+		HELD_SHAPES(SHAPE_CASE)
+	}
+	row_run(m, rq, acts, idx, own, others, r, x, out);
+}
+#undef SHAPE_CASE
+#undef A
+
 /* mem_request_ways(), inlined twice with all it runs: as it is, and for a line the requester
  * does not hold (mem_request_absent), where the ways' tests fold away. */
 static inline __attribute__((always_inline)) void
@@ -454,7 +507,6 @@ request_ways(struct mem *m, const struct req *rq, struct cway *w2, struct cway *
 	uint32_t idx = w2 ? w2->line : mem_line_index(m, rq->la);
 	int own = w2 ? w2->state : MESI_I, others = mem_others(m, idx, rq->core, own);
 	const struct mem_row *r = find_row(m, rq, idx, own, others);
-	bool applies;
 
 	if (w2) {
 		x.in_l1 = demand && w1;
@@ -476,27 +528,10 @@ request_ways(struct mem *m, const struct req *rq, struct cway *w2, struct cway *
 		out->done = rq->now;
 		return;
 	}
-	applies = w2 ? exec_actions(m, rq, r->acts, idx, &x, out)
-		     : exec_miss(m, rq, r->acts, idx, &x, out);
-	/* Priced before the next states are applied, so that a fill installs its copy with the
-	 * time its data arrives: applying them never reaches this line's busy_until (an L2
-	 * victim's EVICT row does not go to the home). */
-	out->done = tm_charge(m->mc, &m->dir.line[idx], rq->now, x.lat, x.home, x.c2c);
-	if (applies)
-		apply_next_own(m, rq, idx, own, r->next_own, &x, out->done, out);
-	if (demand && own != MESI_I && r->next_own != MESI_I) {
-		struct hier_ways hw = hier_ways_of(h, w2, w1);
-
-		hier_touch_ways(h, &hw);
-	}
-	if (own != MESI_I)
-		/* The copy was there, but maybe not its data: the one race with an earlier fill. */
-		out->done = tm_ready(out->done, x.ready_at);
-	if (x.write && mem_watched(m, idx) && m->on_write)
-		m->on_write(m->on_write_data, idx, out->done);
-	if (m->check)
-		mem_check_after(m, rq, idx, own, others, r->r, out->dropped);
-	assert(out->done >= rq->now);
+	if (w2)
+		row_run_held(m, rq, r->acts, idx, own, others, r, &x, out);
+	else
+		row_run_miss(m, rq, r->acts, idx, own, others, r, &x, out);
 }
 
 void mem_request_ways(struct mem *m, const struct req *rq, struct cway *w2, struct cway *w1,
