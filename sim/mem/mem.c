@@ -58,7 +58,7 @@ demand(struct mem *m, struct req *rq, int event, simtime_t now, const struct fou
 		return now;
 	}
 	if (hit)
-		acct_hit(m, rq, rq->event, &o, f != NULL);
+		acct_hit(m, rq, event, &o, f != NULL); /* (@event a constant, unlike rq->event) */
 	else
 		pf_after_demand(m, rq, &o, f ? acct_demand_memo(m, rq, &o) : acct_demand(m, rq, &o));
 	*line = mem_demand_done(m, &o);
