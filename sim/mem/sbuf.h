@@ -22,16 +22,20 @@ static inline uint32_t sb_next(uint32_t i, uint32_t n)
 static inline simtime_t sb_slot_in(struct sbuf *sb, const simtime_t *ring, uint32_t n,
 				   simtime_t now)
 {
-	while (sb->len && ring[sb->head] <= now) {
-		sb->head = sb_next(sb->head, n);
-		sb->len--;
+	uint32_t head = sb->head, len = sb->len; /* (written back once, not at each entry) */
+
+	while (len && ring[head] <= now) {
+		head = sb_next(head, n);
+		len--;
 	}
-	if (sb->len == n) {
+	if (len == n) {
 		/* Full: stall until the oldest store commits. */
-		now = ring[sb->head];
-		sb->head = sb_next(sb->head, n);
-		sb->len--;
+		now = ring[head];
+		head = sb_next(head, n);
+		len--;
 	}
+	sb->head = head;
+	sb->len = len;
 	return now;
 }
 
