@@ -125,27 +125,43 @@ access_rest(struct mem *m, struct req *rq, enum mem_op op, uint64_t end, simtime
 	return t;
 }
 
+/* A request of @cpu for @site in @caller's path, its line not set yet (req_at).  (The socket
+ * is set by a miss: demand(); the hit path has no use for it.) */
+static inline struct req req_of(const struct mem *m, int cpu, uint32_t site, uint32_t caller)
+{
+	assert((unsigned)cpu < (unsigned)m->mc->nr_cpus); /* (one comparison: cpu >= 0 too) */
+	return (struct req){.cpu = cpu, .core = m->cpu_core[cpu], .site = site, .caller = caller,
+			    .cause = DIR_NONE, .cause_orow = DIR_NONE};
+}
+
+/* mem_access_from() of operation @op, a constant, with its request @rq (req_of: a request
+ * keeps nothing of its line that the next one's req_at does not set again). */
+static inline __attribute__((always_inline)) simtime_t
+access_req(struct mem *m, struct req *rq, uint64_t addr, uint32_t size, const enum mem_op op,
+	   simtime_t now)
+{
+	simtime_t t;
+
+	m->last_line = DIR_NONE;
+	if (m->failed)
+		return now;
+	req_at(m, rq, addr);
+	t = access_line(m, rq, op, now, NULL, &m->last_line);
+	/* Past the line's end: one addition on its offset, no shift of the address. */
+	if (__builtin_expect(rq->off + (uint64_t)size > m->gsize, 0))
+		t = access_rest(m, rq, op, addr + size - 1, t);
+	return m->failed ? now : t;
+}
+
 /* mem_access_from() of operation @op, a constant: each entry point below is one copy, which
  * tests nothing of the operation at run time. */
 static inline __attribute__((always_inline)) simtime_t
 access_from(struct mem *m, int cpu, uint64_t addr, uint32_t size, const enum mem_op op,
 	    uint32_t site, uint32_t caller, simtime_t now)
 {
-	/* (the socket is set by a miss: demand(); the hit path has no use for it) */
-	struct req rq = {.cpu = cpu, .core = m->cpu_core[cpu], .site = site, .caller = caller,
-			 .cause = DIR_NONE, .cause_orow = DIR_NONE};
-	simtime_t t;
+	struct req rq = req_of(m, cpu, site, caller);
 
-	assert((unsigned)cpu < (unsigned)m->mc->nr_cpus); /* (one comparison: cpu >= 0 too) */
-	m->last_line = DIR_NONE;
-	if (m->failed)
-		return now;
-	req_at(m, &rq, addr);
-	t = access_line(m, &rq, op, now, NULL, &m->last_line);
-	/* Past the line's end: one addition on its offset, no shift of the address. */
-	if (__builtin_expect(rq.off + (uint64_t)size > m->gsize, 0))
-		t = access_rest(m, &rq, op, addr + size - 1, t);
-	return m->failed ? now : t;
+	return access_req(m, &rq, addr, size, op, now);
 }
 
 /* The entry point of one operation, @op: not inlined into mem_access_from(), which dispatches
@@ -167,6 +183,24 @@ simtime_t mem_access_from(struct mem *m, int cpu, uint64_t addr, uint32_t size, 
 			  uint32_t site, uint32_t caller, simtime_t now)
 {
 	return mem_access_op(m, cpu, addr, size, op, site, caller, now);
+}
+
+uint32_t mem_store_run(struct mem *m, int cpu, uint64_t addr, uint32_t n, uint32_t stride,
+		       uint32_t size, uint32_t site, uint32_t caller, simtime_t *now,
+		       simtime_t until, const volatile sig_atomic_t *stop, struct mem_run *out)
+{
+	struct req rq = req_of(m, cpu, site, caller);
+	simtime_t t = *now;
+	uint32_t i;
+
+	assert(n <= MEM_RUN_MAX);
+	for (i = 0; i < n && !m->failed && !*stop && !(until && t >= until); i++) {
+		t = access_req(m, &rq, addr + (uint64_t)i * stride, size, MEM_STORE, t);
+		out->line[i] = m->last_line;
+		out->src[i] = (uint8_t)m->last_src;
+	}
+	*now = t;
+	return i;
 }
 
 /* As mem_access_from() of a one-line access (mm->ok), with its request made once
