@@ -46,6 +46,20 @@ static inline simtime_t sb_slot(struct mem *m, int cpu, simtime_t now)
 	return sb_slot_in(&m->sb[cpu], sb_ring(m, cpu), m->mc->store_buffer, now);
 }
 
+/* A CPU's store buffer, its ring and its entries, as sb_slot_in() and sb_push_in() take them:
+ * found once for a run of stores (mem_store_run), not twice a store. */
+struct sb_of {
+	struct sbuf *sb;
+	simtime_t *ring;
+	uint32_t n;
+};
+
+static inline struct sb_of sb_of(struct mem *m, int cpu)
+{
+	return (struct sb_of){.sb = &m->sb[cpu], .ring = sb_ring(m, cpu),
+			      .n = m->mc->store_buffer};
+}
+
 /* sb_push_in - sb_push() into buffer @sb, whose ring of @n entries is @ring. */
 static inline void sb_push_in(struct sbuf *sb, simtime_t *ring, uint32_t n, simtime_t done)
 {
