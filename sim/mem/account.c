@@ -16,67 +16,27 @@ const uint8_t acct_src_lstat[SRC_COUNT] = {
 	[SRC_DRAM_LCL] = LS_LD_DRAM_LCL, [SRC_DRAM_RMT] = LS_LD_DRAM_RMT, [SRC_LFB] = LS_LD_FB,
 };
 
-/* row_word - add @d to counter @k of row @row (words @w) @how (PUT_WORDS or PUT_CARRIES).
- * Return: its carry. */
-static inline __attribute__((always_inline)) uint64_t
-row_word(struct mstats *s, uint32_t row, uint32_t *w, unsigned k, uint64_t d, enum acct_put how)
-{
-	if (how == PUT_WORDS)
-		return mstats_word_add(&w[k], d);
-	os_carry(s, row, k, d);
-	return 0;
-}
-
-/* How a demand request counts in Pareto row @row (acct_orow), added @how (acct_line). */
-static inline __attribute__((always_inline)) uint64_t
-row_put(struct mstats *s, uint32_t row, int event, int src, bool st_l1hit, simtime_t lat,
-	enum acct_put how)
-{
-	uint32_t *w = s->orow[row].c;
-	uint64_t c = 0;
-
-	if (event != EV_STORE) {
-		c |= row_word(s, row, w, OS_LOADS, 1, how);
-		c |= row_word(s, row, w, OS_CYC_LOAD, lat, how);
-		if (src == SRC_HITM_LCL || src == SRC_HITM_RMT) {
-			bool lcl = src == SRC_HITM_LCL;
-
-			c |= row_word(s, row, w, lcl ? OS_HITM_LCL : OS_HITM_RMT, 1, how);
-			c |= row_word(s, row, w, lcl ? OS_CYC_HITM_LCL : OS_CYC_HITM_RMT, lat, how);
-		}
-	}
-	if (event != EV_LOAD)
-		c |= row_word(s, row, w, st_l1hit ? OS_ST_L1HIT : OS_ST_L1MISS, 1, how);
-	return c;
-}
-
-/* What acct_orow's fast path leaves: a carry, a second CPU in the row's set. */
-static __attribute__((noinline, cold)) uint32_t
-row_rare(struct mstats *s, uint32_t row, const struct req *rq, int src, bool st_l1hit,
-	 simtime_t lat, uint64_t carried)
+/* What acct_row_count's fast path leaves: a carry, a second CPU in the row's set. */
+__attribute__((noinline, cold)) uint32_t
+acct_row_rare(struct mstats *s, uint32_t row, const struct req *rq, int src, bool st_l1hit,
+	      simtime_t lat, uint64_t carried)
 {
 	if (carried)
-		row_put(s, row, rq->event, src, st_l1hit, lat, PUT_CARRIES);
+		acct_row_put(s, row, rq->event, src, st_l1hit, lat, PUT_CARRIES);
 	mstats_add_cpu(s, &s->orow_cpus[row], rq->cpu);
 	return row;
 }
 
-/* Row @row's part: its counters, then its CPU set.  Anything rare ends in row_rare, a tail
- * call, so that the fast path saves no registers. */
+/* acct_row_count() of @rq's own event. */
 static inline __attribute__((always_inline)) uint32_t
 row_count(struct mstats *s, uint32_t row, const struct req *rq, int src, bool st_l1hit,
 	  simtime_t lat)
 {
-	uint64_t c = row_put(s, row, rq->event, src, st_l1hit, lat, PUT_WORDS);
-
-	if (__builtin_expect(!mstats_add_cpu_fast(s, &s->orow_cpus[row], rq->cpu) || c, 0))
-		return row_rare(s, row, rq, src, st_l1hit, lat, c);
-	return row;
+	return acct_row_count(s, row, rq, rq->event, src, st_l1hit, lat);
 }
 
-/* acct_orow() of a row the memo does not hold. */
-static __attribute__((noinline)) uint32_t orow_new(struct mstats *s, const struct req *rq,
-						   const struct outcome *o)
+__attribute__((noinline)) uint32_t acct_orow_new(struct mstats *s, const struct req *rq,
+						 const struct outcome *o)
 {
 	return row_count(s, mstats_orow(s, o->line, rq->off, rq->site, rq->caller), rq, o->src,
 			 o->st_l1hit, o->done - rq->now);
@@ -90,7 +50,7 @@ uint32_t acct_orow(struct mstats *s, const struct req *rq, const struct outcome 
 	uint32_t row = mstats_orow_memo(s, at, o->line, rq->off, rq->site, rq->caller);
 
 	if (row == DIR_NONE)
-		return orow_new(s, rq, o);
+		return acct_orow_new(s, rq, o);
 	return row_count(s, row, rq, o->src, o->st_l1hit, o->done - rq->now);
 }
 

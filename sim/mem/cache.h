@@ -62,10 +62,16 @@ static inline struct cway *pcache_set(struct pcache *c, uint64_t line_addr)
 	return &c->way[pcache_set_index(c, line_addr)];
 }
 
-/* pcache_set_tag - way @w holds the line whose tag is @tag from now on (0: none). */
+/* pcache_set_tag - way @w holds the line whose tag is @tag from now on (0: none);
+ * pcache_set_tag_at - of way[@i]. */
+static inline void pcache_set_tag_at(struct pcache *c, size_t i, uint64_t tag)
+{
+	c->tags[i] = tag;
+}
+
 static inline void pcache_set_tag(struct pcache *c, struct cway *w, uint64_t tag)
 {
-	c->tags[w - c->way] = tag;
+	pcache_set_tag_at(c, (size_t)(w - c->way), tag);
 }
 
 /* pcache_tag - way @w's tag (0: empty). */
@@ -103,6 +109,25 @@ static inline size_t pcache_find(const struct pcache *c, uint64_t line_addr)
 	return PCACHE_NONE;
 }
 
+/* pcache_find_in - pcache_find() for a scan that often goes far into its set (an L2 lookup
+ * after an L1d miss): in way order, by an index from the set's end that counts up to 0, so
+ * that the loop's test is the increment's own flag, four instructions a way, not five (its
+ * set-up costs two more, which a hit in the first way or two of an L1d set does not win
+ * back).  Return: whether it holds @line_addr, its index in *@at. */
+static inline bool pcache_find_in(const struct pcache *c, uint64_t line_addr, size_t *at)
+{
+	size_t e = pcache_set_index(c, line_addr) + c->ways;
+	const uint64_t *t = &c->tags[e];
+	uint64_t tag = line_addr + 1;
+
+	for (ptrdiff_t i = -(ptrdiff_t)c->ways; i; i++)
+		if (t[i] == tag) {
+			*at = e + (size_t)i;
+			return true;
+		}
+	return false;
+}
+
 /* pcache_touch_at - way[@i] is used now (its LRU stamp); pcache_touch - of way @w. */
 static inline void pcache_touch_at(struct pcache *c, size_t i)
 {
@@ -135,12 +160,24 @@ static inline struct cway *pcache_victim(struct pcache *c, uint64_t line_addr)
 
 static inline uint32_t pcache_victim_at(struct pcache *c, size_t s)
 {
-	const uint64_t *t = &c->tags[s];
+	const ptrdiff_t n = -(ptrdiff_t)c->ways;
+	const uint64_t *t = &c->tags[s + c->ways], *u = &c->lru[s + c->ways];
+	ptrdiff_t best = n;
+	uint64_t lru;
 
-	for (uint32_t i = 0; i < c->ways; i++)
+	/* Both passes by an index from the set's end that counts up to 0 (pcache_find_in), and
+	 * the LRU pass here, not pcache_lru's call: L1d, the one caller, is nearly always full. */
+	for (ptrdiff_t i = n; i; i++)
 		if (!t[i])
-			return i;
-	return (uint32_t)(pcache_lru(c, s) - &c->way[s]);
+			return (uint32_t)(i - n);
+	lru = u[n];
+	for (ptrdiff_t i = n + 1; i; i++) {
+		if (u[i] < lru) { /* (the first at a tie, as pcache_lru) */
+			lru = u[i];
+			best = i;
+		}
+	}
+	return (uint32_t)(best - n);
 }
 
 /* pcache_stamp - way @w's last-use stamp (0: never used). */

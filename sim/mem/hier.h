@@ -90,22 +90,25 @@ static inline void hier_set_ways(struct hier *h, struct cway *w2, struct cway *w
 }
 
 /* hier_l1_fill - copy L2 way @src (holding @la) into L1d, whose victim just leaves: L1d
- * holds nothing L2 does not; each way names the other.  Inline, as hier_install: every
- * demand fill runs both. */
-static inline void hier_l1_fill(struct hier *h, uint64_t la, struct cway *src)
+ * holds nothing L2 does not; each way names the other.  Not inlined: one copy for a hit's
+ * fill (hier_touch_ways) and a miss's (hier_install), which stay small enough to be inlined
+ * into their callers. */
+static __attribute__((noinline)) void hier_l1_fill(struct hier *h, uint64_t la,
+						   struct cway *src)
 {
 	size_t s1 = pcache_set_index(&h->l1, la);
 	uint32_t i1 = pcache_victim_at(&h->l1, s1);
-	struct cway *v = &h->l1.way[s1 + i1];
+	const size_t vi = s1 + i1;
+	struct cway *v = &h->l1.way[vi];
 
 	*v = *src;
-	pcache_set_tag(&h->l1, v, la + 1);
+	pcache_set_tag_at(&h->l1, vi, la + 1);
 	v->pf = 0;
 	v->l2w = (uint8_t)(src - pcache_set(&h->l2, la));
 	src->l2w = (uint8_t)i1; /* hier_l1_way */
 	if (h->l1.epoch)
 		h->l1.epoch[v - h->l1.way] = h->l2.epoch[src - h->l2.way];
-	pcache_touch(&h->l1, v);
+	pcache_touch_at(&h->l1, vi);
 }
 
 /* hier_install - fill L2 way @slot (already emptied) with @la, and L1d too for a demand fill
@@ -155,8 +158,7 @@ static inline void hier_lookup_ways(struct hier *h, uint64_t la, struct hier_way
 	}
 	w->w1 = NULL;
 	w->i1 = 0;
-	w->i2 = pcache_find(&h->l2, la);
-	w->w2 = w->i2 != PCACHE_NONE ? &h->l2.way[w->i2] : NULL;
+	w->w2 = pcache_find_in(&h->l2, la, &w->i2) ? &h->l2.way[w->i2] : NULL;
 }
 
 /* hier_touch_ways - a demand use of the copy in @w: refresh LRU, bring it into L1d, and it

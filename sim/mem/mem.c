@@ -58,7 +58,7 @@ demand(struct mem *m, struct req *rq, int event, simtime_t now, const struct fou
 		return now;
 	}
 	if (hit)
-		acct_hit(m, rq, rq->event, &o, f != NULL);
+		acct_hit(m, rq, event, &o, f != NULL); /* (@event a constant, unlike rq->event) */
 	else
 		pf_after_demand(m, rq, &o, f ? acct_demand_memo(m, rq, &o) : acct_demand(m, rq, &o));
 	*line = mem_demand_done(m, &o);
@@ -66,21 +66,24 @@ demand(struct mem *m, struct req *rq, int event, simtime_t now, const struct fou
 }
 
 /* One access's part on the line of @rq (its la and off set); *idx gets the line (DIR_NONE
- * when the run failed); @f as for demand().  Inlined too: most accesses are one line, and a
- * hit is a few dozen instructions. */
+ * when the run failed); @f as for demand(); a store's buffer is @sbo, or found (NULL: a
+ * constant but in a run of stores).  Inlined too: most accesses are one line, and a hit is a
+ * few dozen instructions. */
 static inline __attribute__((always_inline)) simtime_t
 access_line(struct mem *m, struct req *rq, enum mem_op op, simtime_t now,
-	    const struct found *f, uint32_t *idx)
+	    const struct found *f, uint32_t *idx, const struct sb_of *sbo)
 {
 	simtime_t t, done;
+	struct sb_of b;
 
 	switch (op) {
 	case MEM_LOAD:
 		return demand(m, rq, EV_LOAD, now, f, idx);
 	case MEM_STORE:
 		/* The store buffer changes no cache: @f's ways stay right. */
-		t = sb_slot(m, rq->cpu, now);
-		sb_push(m, rq->cpu, demand(m, rq, EV_STORE, t, f, idx));
+		b = sbo ? *sbo : sb_of(m, rq->cpu);
+		t = sb_slot_in(b.sb, b.ring, b.n, now);
+		sb_push_in(b.sb, b.ring, b.n, demand(m, rq, EV_STORE, t, f, idx));
 		return t + m->mc->cycle;
 	case MEM_RMW:
 		return demand(m, rq, EV_RMW, now, f, idx) + m->mc->cycle;
@@ -120,9 +123,37 @@ access_rest(struct mem *m, struct req *rq, enum mem_op op, uint64_t end, simtime
 	for (uint64_t a = rq->la; !m->failed && (a >> m->gshift) != (end >> m->gshift);) {
 		a = ((a >> m->gshift) + 1) << m->gshift;
 		req_at(m, rq, a);
-		t = access_line(m, rq, op, t, NULL, &idx);
+		t = access_line(m, rq, op, t, NULL, &idx, NULL);
 	}
 	return t;
+}
+
+/* A request of @cpu for @site in @caller's path, its line not set yet (req_at).  (The socket
+ * is set by a miss: demand(); the hit path has no use for it.) */
+static inline struct req req_of(const struct mem *m, int cpu, uint32_t site, uint32_t caller)
+{
+	assert((unsigned)cpu < (unsigned)m->mc->nr_cpus); /* (one comparison: cpu >= 0 too) */
+	return (struct req){.cpu = cpu, .core = m->cpu_core[cpu], .site = site, .caller = caller,
+			    .cause = DIR_NONE, .cause_orow = DIR_NONE};
+}
+
+/* mem_access_from() of operation @op, a constant, with its request @rq (req_of: a request
+ * keeps nothing of its line that the next one's req_at does not set again). */
+static inline __attribute__((always_inline)) simtime_t
+access_req(struct mem *m, struct req *rq, uint64_t addr, uint32_t size, const enum mem_op op,
+	   simtime_t now, const struct sb_of *sbo)
+{
+	simtime_t t;
+
+	m->last_line = DIR_NONE;
+	if (m->failed)
+		return now;
+	req_at(m, rq, addr);
+	t = access_line(m, rq, op, now, NULL, &m->last_line, sbo);
+	/* Past the line's end: one addition on its offset, no shift of the address. */
+	if (__builtin_expect(rq->off + (uint64_t)size > m->gsize, 0))
+		t = access_rest(m, rq, op, addr + size - 1, t);
+	return m->failed ? now : t;
 }
 
 /* mem_access_from() of operation @op, a constant: each entry point below is one copy, which
@@ -131,21 +162,9 @@ static inline __attribute__((always_inline)) simtime_t
 access_from(struct mem *m, int cpu, uint64_t addr, uint32_t size, const enum mem_op op,
 	    uint32_t site, uint32_t caller, simtime_t now)
 {
-	/* (the socket is set by a miss: demand(); the hit path has no use for it) */
-	struct req rq = {.cpu = cpu, .core = m->cpu_core[cpu], .site = site, .caller = caller,
-			 .cause = DIR_NONE, .cause_orow = DIR_NONE};
-	simtime_t t;
+	struct req rq = req_of(m, cpu, site, caller);
 
-	assert((unsigned)cpu < (unsigned)m->mc->nr_cpus); /* (one comparison: cpu >= 0 too) */
-	m->last_line = DIR_NONE;
-	if (m->failed)
-		return now;
-	req_at(m, &rq, addr);
-	t = access_line(m, &rq, op, now, NULL, &m->last_line);
-	/* Past the line's end: one addition on its offset, no shift of the address. */
-	if (__builtin_expect(rq.off + (uint64_t)size > m->gsize, 0))
-		t = access_rest(m, &rq, op, addr + size - 1, t);
-	return m->failed ? now : t;
+	return access_req(m, &rq, addr, size, op, now, NULL);
 }
 
 /* The entry point of one operation, @op: not inlined into mem_access_from(), which dispatches
@@ -169,6 +188,25 @@ simtime_t mem_access_from(struct mem *m, int cpu, uint64_t addr, uint32_t size, 
 	return mem_access_op(m, cpu, addr, size, op, site, caller, now);
 }
 
+uint32_t mem_store_run(struct mem *m, int cpu, uint64_t addr, uint32_t n, uint32_t stride,
+		       uint32_t size, uint32_t site, uint32_t caller, simtime_t *now,
+		       simtime_t until, const volatile sig_atomic_t *stop, struct mem_run *out)
+{
+	struct req rq = req_of(m, cpu, site, caller);
+	const struct sb_of sbo = sb_of(m, cpu);
+	simtime_t t = *now;
+	uint32_t i;
+
+	assert(n <= MEM_RUN_MAX);
+	for (i = 0; i < n && !m->failed && !*stop && !(until && t >= until); i++) {
+		t = access_req(m, &rq, addr + (uint64_t)i * stride, size, MEM_STORE, t, &sbo);
+		out->line[i] = m->last_line;
+		out->src[i] = (uint8_t)m->last_src;
+	}
+	*now = t;
+	return i;
+}
+
 /* As mem_access_from() of a one-line access (mm->ok), with its request made once
  * (mem_memo_init) and its ways found (@f).  Return: what mem_access_from() returns. */
 static inline __attribute__((always_inline)) simtime_t
@@ -177,7 +215,7 @@ memo_access(struct mem *m, struct mem_memo *mm, const struct found *f, simtime_t
 	simtime_t t;
 
 	m->last_line = DIR_NONE;
-	t = access_line(m, &mm->rq, (enum mem_op)mm->op, now, f, &m->last_line);
+	t = access_line(m, &mm->rq, (enum mem_op)mm->op, now, f, &m->last_line, NULL);
 	if (m->last_line != DIR_NONE)
 		mm->line = m->last_line;
 	return m->failed ? now : t;

@@ -55,6 +55,7 @@
 #define C2C_MEM_H
 
 #include <assert.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
@@ -203,6 +204,24 @@ void mem_stats_reset(struct mem *m);
  */
 simtime_t mem_access_from(struct mem *m, int cpu, uint64_t addr, uint32_t size, enum mem_op op,
 			  uint32_t site, uint32_t caller, simtime_t now);
+
+/* What each store of a run (mem_store_run) did, for the caller's own counts: its line
+ * (mem->last_line) and load source (mem->last_src). */
+#define MEM_RUN_MAX 64
+struct mem_run {
+	uint32_t line[MEM_RUN_MAX];
+	uint8_t src[MEM_RUN_MAX];
+};
+
+/* mem_store_run - the stores of a stream (`work`'s page zeroing): as up to @n (at most
+ * MEM_RUN_MAX) mem_access_from() stores of @size bytes at @addr, @addr + @stride, ..., each
+ * issued when the one before returns, from *@now on, with one request made once.  It stops
+ * before a store when the run failed, *@stop is set (a signal) or the store would issue at or
+ * after @until (0: no end).  *@now gets the time the last one returned; out->line[i] and
+ * out->src[i] what store i left in mem->last_line and last_src.  Return: the stores made. */
+uint32_t mem_store_run(struct mem *m, int cpu, uint64_t addr, uint32_t n, uint32_t stride,
+		       uint32_t size, uint32_t site, uint32_t caller, simtime_t *now,
+		       simtime_t until, const volatile sig_atomic_t *stop, struct mem_run *out);
 
 /* mem_load_from, mem_store_from, mem_rmw_from, mem_locked_from - mem_access_from() of that
  * operation; mem_access_op - the one of @op: inline, so that a caller that knows the operation

@@ -157,6 +157,81 @@ acct_put(struct mstats *s, uint32_t rec, uint32_t *c, unsigned k, uint64_t d,
 	return 0;
 }
 
+/* acct_row_word - add @d to counter @k of Pareto row @row (words @w) @how (PUT_WORDS or
+ * PUT_CARRIES).  Return: its carry. */
+static inline __attribute__((always_inline)) uint64_t
+acct_row_word(struct mstats *s, uint32_t row, uint32_t *w, unsigned k, uint64_t d,
+	      enum acct_put how)
+{
+	if (how == PUT_WORDS)
+		return mstats_word_add(&w[k], d);
+	os_carry(s, row, k, d);
+	return 0;
+}
+
+/* acct_row_put - how a demand request of @event counts in Pareto row @row (acct_orow), added
+ * @how (acct_line). */
+static inline __attribute__((always_inline)) uint64_t
+acct_row_put(struct mstats *s, uint32_t row, int event, int src, bool st_l1hit, simtime_t lat,
+	     enum acct_put how)
+{
+	uint32_t *w = s->orow[row].c;
+	uint64_t c = 0;
+
+	if (event != EV_STORE) {
+		c |= acct_row_word(s, row, w, OS_LOADS, 1, how);
+		c |= acct_row_word(s, row, w, OS_CYC_LOAD, lat, how);
+		if (src == SRC_HITM_LCL || src == SRC_HITM_RMT) {
+			bool lcl = src == SRC_HITM_LCL;
+
+			c |= acct_row_word(s, row, w, lcl ? OS_HITM_LCL : OS_HITM_RMT, 1, how);
+			c |= acct_row_word(s, row, w, lcl ? OS_CYC_HITM_LCL : OS_CYC_HITM_RMT, lat,
+					   how);
+		}
+	}
+	if (event != EV_LOAD)
+		c |= acct_row_word(s, row, w, st_l1hit ? OS_ST_L1HIT : OS_ST_L1MISS, 1, how);
+	return c;
+}
+
+/* acct_row_rare - what acct_row_count's fast path leaves: a carry, a second CPU in the row's
+ * set.  Return: @row. */
+__attribute__((cold)) uint32_t acct_row_rare(struct mstats *s, uint32_t row, const struct req *rq,
+					     int src, bool st_l1hit, simtime_t lat,
+					     uint64_t carried);
+
+/* acct_row_count - row @row's part of demand request @rq (of @event: a constant where the
+ * caller knows it): its counters, then its CPU set.  Anything rare ends in acct_row_rare, a
+ * tail call, so that the fast path saves no registers.  Return: @row. */
+static inline __attribute__((always_inline)) uint32_t
+acct_row_count(struct mstats *s, uint32_t row, const struct req *rq, int event, int src,
+	       bool st_l1hit, simtime_t lat)
+{
+	uint64_t c = acct_row_put(s, row, event, src, st_l1hit, lat, PUT_WORDS);
+
+	if (__builtin_expect(!mstats_add_cpu_fast(s, &s->orow_cpus[row], rq->cpu) || c, 0))
+		return acct_row_rare(s, row, rq, src, st_l1hit, lat, c);
+	return row;
+}
+
+/* acct_orow_new - acct_orow() of a row the memo does not hold. */
+uint32_t acct_orow_new(struct mstats *s, const struct req *rq, const struct outcome *o);
+
+/* acct_orow_hit - acct_orow() of a private hit of @event (mem.c's): the memo's answer and the
+ * row's counters inline, the rest (acct_orow_new) out of line. */
+static inline __attribute__((always_inline)) void
+acct_orow_hit(struct mstats *s, const struct req *rq, int event, const struct outcome *o,
+	      simtime_t lat)
+{
+	uint32_t at = mstats_orow_memo_at(o->line, rq->off, rq->site, rq->caller);
+	uint32_t row = mstats_orow_memo(s, at, o->line, rq->off, rq->site, rq->caller);
+
+	if (row == DIR_NONE)
+		acct_orow_new(s, rq, o);
+	else
+		acct_row_count(s, row, rq, event, o->src, o->st_l1hit, lat);
+}
+
 /* acct_line - the line's part of demand request @o (of @event, latency @lat) in record @rec,
  * added @how; with @hit, of a private hit, which has no HITM, RFO or invalidation.  Each
  * counter once (rec_carry).  Return: the carries ORed (PUT_WORDS). */
@@ -222,7 +297,7 @@ acct_hit_in(struct mem *m, struct req *rq, int event, const struct outcome *o,
 	else if (memo)
 		acct_orow_memo(s, rq, o);
 	else
-		acct_orow(s, rq, o);
+		acct_orow_hit(s, rq, event, o, lat);
 	if (__builtin_expect(acct_line(s, rec, event, o, lat, true, PUT_WORDS) != 0, 0))
 		acct_hit_carries(s, rec, event, o->src, o->st_l1hit, o->pf_used, lat);
 }

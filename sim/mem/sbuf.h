@@ -22,16 +22,20 @@ static inline uint32_t sb_next(uint32_t i, uint32_t n)
 static inline simtime_t sb_slot_in(struct sbuf *sb, const simtime_t *ring, uint32_t n,
 				   simtime_t now)
 {
-	while (sb->len && ring[sb->head] <= now) {
-		sb->head = sb_next(sb->head, n);
-		sb->len--;
+	uint32_t head = sb->head, len = sb->len; /* (written back once, not at each entry) */
+
+	while (len && ring[head] <= now) {
+		head = sb_next(head, n);
+		len--;
 	}
-	if (sb->len == n) {
+	if (len == n) {
 		/* Full: stall until the oldest store commits. */
-		now = ring[sb->head];
-		sb->head = sb_next(sb->head, n);
-		sb->len--;
+		now = ring[head];
+		head = sb_next(head, n);
+		len--;
 	}
+	sb->head = head;
+	sb->len = len;
 	return now;
 }
 
@@ -40,6 +44,20 @@ static inline simtime_t sb_slot_in(struct sbuf *sb, const simtime_t *ring, uint3
 static inline simtime_t sb_slot(struct mem *m, int cpu, simtime_t now)
 {
 	return sb_slot_in(&m->sb[cpu], sb_ring(m, cpu), m->mc->store_buffer, now);
+}
+
+/* A CPU's store buffer, its ring and its entries, as sb_slot_in() and sb_push_in() take them:
+ * found once for a run of stores (mem_store_run), not twice a store. */
+struct sb_of {
+	struct sbuf *sb;
+	simtime_t *ring;
+	uint32_t n;
+};
+
+static inline struct sb_of sb_of(struct mem *m, int cpu)
+{
+	return (struct sb_of){.sb = &m->sb[cpu], .ring = sb_ring(m, cpu),
+			      .n = m->mc->store_buffer};
 }
 
 /* sb_push_in - sb_push() into buffer @sb, whose ring of @n entries is @ring. */

@@ -8,28 +8,6 @@
 
 #include "path/interp_addr.h"
 
-/* The sources of a remote fetch (enum ld_src), one bit each. */
-#define REMOTE_SRCS (1u << SRC_HITM_RMT | 1u << SRC_RMT_HIT | 1u << SRC_DRAM_RMT)
-_Static_assert(SRC_COUNT <= 32, "REMOTE_SRCS has a bit per source");
-
-/* A memory access by the thread: time, and for top-level calls, lines and remote fetches.
- * Inlined into exec_mem, the access of most instructions; it_access for the others. */
-static inline __attribute__((always_inline)) simtime_t
-thread_access(struct ptask *t, uint64_t addr, uint32_t size, enum mem_op op, uint32_t site,
-	      simtime_t now)
-{
-	struct mem *m = t->w->mem;
-	simtime_t next = mem_access_op(m, t->cpu, addr, size, op, site, t->top->caller_site,
-				       now);
-	uint32_t idx = m->last_line; /* the access's line: no second directory lookup */
-
-	if (idx != DIR_NONE)
-		it_line_first(t, idx);
-	/* A remote fetch: one bit per source, as no branch (last_src is an enum ld_src) */
-	t->call_remote += REMOTE_SRCS >> (m->last_src & 31) & 1;
-	return next;
-}
-
 simtime_t it_access(struct ptask *t, uint64_t addr, uint32_t size, enum mem_op op,
 		    uint32_t site, simtime_t now)
 {
@@ -221,27 +199,6 @@ exec_mem(struct ptask *t, const struct pinsn *in, int64_t *loc, simtime_t now)
 	case P_ATOMIC: return exec_mem_op(t, in, loc, now, P_ATOMIC);
 	default: return exec_mem_op(t, in, loc, now, P_CMPXCHG);
 	}
-}
-
-static simtime_t exec_work(struct ptask *t, const struct pinsn *in, int64_t *loc,
-			   simtime_t now)
-{
-	int64_t bytes = it_val(t, &in->av, loc);
-	const struct world *w = t->w;
-	uint64_t *cur = &w->work_cursor[t->cpu];
-	const uint64_t buf = w->work_base + (uint64_t)t->cpu * WORK_SIZE;
-	const enum mem_op op = in->kind ? MEM_STORE : MEM_LOAD;
-
-	/* The buffer is the CPU's own: nothing else touches it, so its lines run back to back,
-	 * up to the end time (the run loop cuts the thread there).  A page is 64 lines in a
-	 * row: the access is inlined (thread_access) and the loop's invariants are hoisted. */
-	for (int64_t b = 0; b < bytes && !world_stopped(w); b += 64) {
-		if (w->end_time && now >= w->end_time)
-			break;
-		now = thread_access(t, buf + *cur, 8, op, in->site, now);
-		*cur = (*cur + 64) % WORK_SIZE;
-	}
-	return now;
 }
 
 void it_for_init(struct ptask *t, const struct pinsn *in, int64_t *loc)
@@ -503,7 +460,7 @@ static simtime_t exec_timed(struct ptask *t, const struct pinsn *in, int64_t *lo
 	case P_DELAY:
 		return exec_delay(t, in, loc, now);
 	default:
-		return exec_work(t, in, loc, now);
+		return it_work(t, in, loc, now);
 	}
 }
 

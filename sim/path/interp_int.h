@@ -18,6 +18,10 @@ static inline const struct pinsn *it_running(const struct ptask *t)
 	return t->top->ip;
 }
 
+/* it_work - run `work` instruction @in (P_WORK) at @now (interp_work.c).  Return: when the
+ * thread continues. */
+simtime_t it_work(struct ptask *t, const struct pinsn *in, int64_t *loc, simtime_t now);
+
 /* A timed access that also counts lines and remote fetches of the current top-level call. */
 simtime_t it_access(struct ptask *t, uint64_t addr, uint32_t size, enum mem_op op,
 		    uint32_t site, simtime_t now);
@@ -169,5 +173,34 @@ void it_on_write(void *data, uint32_t line, simtime_t when);
 /* it_lock - run the lock instruction @in (P_LOCK, P_UNLOCK, P_TRYLOCK).  Return: the time to
  * continue (the instruction is finished when t->lock_phase is back to 0), or INTERP_PARKED. */
 simtime_t it_lock(struct ptask *t, const struct pinsn *in, simtime_t now);
+
+/* The sources of a remote fetch (enum ld_src), one bit each. */
+#define REMOTE_SRCS (1u << SRC_HITM_RMT | 1u << SRC_RMT_HIT | 1u << SRC_DRAM_RMT)
+_Static_assert(SRC_COUNT <= 32, "REMOTE_SRCS has a bit per source");
+
+/* it_count_access - what the current top-level call counts of an access: its line @idx
+ * (DIR_NONE: none, the run failed) and whether its load source @src (enum ld_src) is remote. */
+static inline void it_count_access(struct ptask *t, uint32_t idx, int src)
+{
+	if (idx != DIR_NONE)
+		it_line_first(t, idx);
+	/* A remote fetch: one bit per source, as no branch */
+	t->call_remote += REMOTE_SRCS >> (src & 31) & 1;
+}
+
+/* A memory access by the thread: time, and for top-level calls, lines and remote fetches.
+ * Inlined into exec_mem, the access of most instructions; it_access for the others. */
+static inline __attribute__((always_inline)) simtime_t
+thread_access(struct ptask *t, uint64_t addr, uint32_t size, enum mem_op op, uint32_t site,
+	      simtime_t now)
+{
+	struct mem *m = t->w->mem;
+	simtime_t next = mem_access_op(m, t->cpu, addr, size, op, site, t->top->caller_site,
+				       now);
+
+	/* (the access's line: no second directory lookup) */
+	it_count_access(t, m->last_line, m->last_src);
+	return next;
+}
 
 #endif

@@ -2,8 +2,9 @@
  * check_hit_path.c - the private-hit path (mem_hit, sim/mem/hit.c) is the protocol table's
  * hit rows and nothing else: two memory systems, one serving hits by the table walk and one
  * by the hit path, run the same pseudo-random accesses and must agree on everything after
- * every step.  So must a memo of an operation (mem_access_memo) and mem_access(), and an L2
- * victim's eviction outside check mode (xact.c's l2_slot) and the table's EVICT rows.
+ * every step.  So must a memo of an operation (mem_access_memo) and mem_access(), an L2
+ * victim's eviction outside check mode (xact.c's l2_slot) and the table's EVICT rows, and a
+ * run of stores (mem_store_run) and the stores one by one.
  */
 #include <glib.h>
 #include <string.h>
@@ -457,6 +458,61 @@ START_TEST(proto_memo_matches_access)
 }
 END_TEST
 
+/* A run of stores (mem_store_run, `work`'s page zeroing) is that many mem_access_from()
+ * stores, each issued when the one before returns: two memory systems, one taking runs and one
+ * the stores one by one, of 4 CPUs through 96 lines (caches of 16 in L2) with loads between
+ * them, must return the same times, hand back what each store left in last_line and last_src,
+ * stop at the same store before the end time given, and agree on everything after each run. */
+START_TEST(store_run_matches_stores)
+{
+	static const volatile sig_atomic_t no_stop = 0, stop = 1;
+	struct machine mc;
+	struct mem *a, *b;
+	struct mem_run run;
+	simtime_t t[4] = {0};
+	int cut = 0, remote = 0;
+	GRand *rnd = g_rand_new_with_seed(21);
+
+	tu_machine(&mc, "skylake-sp-2s", NULL);
+	a = hit_mem_checked(&mc, true, false);
+	b = hit_mem_checked(&mc, true, false);
+	for (int step = 0; step < 1500; step++) {
+		int cpu = (int)g_rand_int_range(rnd, 0, 4);
+		uint64_t addr = 0x100000 + (uint64_t)g_rand_int_range(rnd, 0, 96) * 64;
+		uint32_t n = (uint32_t)g_rand_int_range(rnd, 1, MEM_RUN_MAX + 1), i, k;
+		simtime_t until = g_rand_int_range(rnd, 0, 2) ? t[cpu] + 40 * n : 0, ta = t[cpu];
+
+		if (g_rand_int_range(rnd, 0, 3) == 0) { /* a load, for lines other CPUs hold */
+			t[cpu] = mem_access(a, cpu, addr, 8, MEM_LOAD, 0, t[cpu]);
+			ck_assert_uint_eq(mem_access(b, cpu, addr, 8, MEM_LOAD, 0, ta), t[cpu]);
+			continue;
+		}
+		if (addr + (uint64_t)n * 64 > 0x100000 + 96 * 64)
+			n = (uint32_t)((0x100000 + 96 * 64 - addr) / 64);
+		k = mem_store_run(a, cpu, addr, n, 64, 8, 1, DIR_NONE, &ta, until, &no_stop, &run);
+		for (i = 0; i < n && !(until && t[cpu] >= until); i++) {
+			t[cpu] = mem_access_from(b, cpu, addr + 64 * i, 8, MEM_STORE, 1, DIR_NONE,
+						 t[cpu]);
+			tu_require(run.line[i] == b->last_line && run.src[i] == b->last_src,
+				   "step %d: store %u of the run", step, i);
+			remote += run.src[i] == SRC_HITM_RMT || run.src[i] == SRC_HITM_LCL;
+		}
+		tu_require(k == i && ta == t[cpu], "step %d: %u of %u stores, not %u", step, k, n, i);
+		cut += k < n;
+		same_state(a, b, step);
+	}
+	/* A signal stops a run before its first store. */
+	ck_assert_uint_eq(mem_store_run(a, 0, 0x100000, 4, 64, 8, 1, DIR_NONE, &t[0], 0, &stop,
+					&run), 0);
+	ck_assert_int_gt(cut, 100);
+	ck_assert_int_gt(remote, 20);
+	mem_free(a);
+	mem_free(b);
+	machine_release(&mc);
+	g_rand_free(rnd);
+}
+END_TEST
+
 static Suite *hit_path_suite(void)
 {
 	Suite *s = suite_create("hit_path");
@@ -467,6 +523,7 @@ static Suite *hit_path_suite(void)
 	tcase_add_loop_test(tc, store_hit_after_rfo_prefetch_marks_llc, 0, 2);
 	tcase_add_loop_test(tc, memo_hit_only_in_its_rule_state, 0, 3);
 	tcase_add_test(tc, victim_eviction_matches_table);
+	tcase_add_test(tc, store_run_matches_stores);
 	suite_add_tcase(s, tc);
 	return s;
 }
