@@ -73,12 +73,12 @@ static inline void frame_zero(struct frame *f, uint32_t n)
 
 /* Push the frame of a call of @path, whose arguments are its first locals already, the
  * others zero (frame_zero). */
-static void push_frame(struct ptask *t, uint32_t path, int16_t ret_dst, uint32_t caller_site,
-		       simtime_t now)
+static void push_frame(struct ptask *t, uint32_t path, const struct pinsn *code, int16_t ret_dst,
+		       uint32_t caller_site, simtime_t now)
 {
 	struct frame *f = t->top = &t->frames[t->depth++];
 
-	f->code = t->w->prog->paths[path].code;
+	f->code = code;
 	f->path = path;
 	f->ip = f->code;
 	f->ret_dst = ret_dst;
@@ -98,7 +98,7 @@ void interp_call(struct ptask *t, uint32_t path, const int64_t *args, simtime_t 
 	t->call_remote = 0;
 	frame_zero(&t->frames[0], p->nr_locals);
 	memcpy(t->frames[0].locals, args, sizeof(int64_t) * p->nr_params);
-	push_frame(t, path, -1, DIR_NONE, now);
+	push_frame(t, path, p->code, -1, DIR_NONE, now);
 }
 
 /* A load under memory-level parallelism: its data arrives at @done; the thread goes on when
@@ -114,8 +114,13 @@ load_slot(struct ptask *t, simtime_t now, simtime_t done)
 	simtime_t *q = t->inflight, *p, next = now + t->w->mc->cycle;
 	uint32_t h = t->inflight_head, e = h + t->nr_inflight;
 
-	while (h < e && q[h] <= now)
-		h++;
+	/* (the run is ascending: when its last is done, all are; else the search for the first
+	 * not done stops there without testing h < e) */
+	if (q[e - 1] <= now)
+		h = e;
+	else
+		while (q[h] <= now)
+			h++;
 	if (e - h == t->mlp_slots) {
 		if (q[h] > next)
 			next = q[h];
@@ -273,13 +278,16 @@ static void exec_call(struct ptask *t, const struct pinsn *in, int64_t *loc, sim
 	int64_t spill[PATH_MAX_PARAMS];
 	/* The arguments go straight into the callee's frame, when there is one for it. */
 	int64_t *args = spill;
+	/* (in locals: each store to an argument could change them, to the compiler) */
+	const struct operand *argv = in->argv;
+	const uint8_t nr_args = in->nr_args;
 
 	if (t->depth < INTERP_MAX_DEPTH) {
-		frame_zero(&t->frames[t->depth], t->w->prog->paths[in->callee].nr_locals);
+		frame_zero(&t->frames[t->depth], in->callee_locals);
 		args = t->frames[t->depth].locals;
 	}
-	for (uint8_t i = 0; i < in->nr_args; i++)
-		args[i] = it_val(t, &in->argv[i], loc);
+	for (uint8_t i = 0; i < nr_args; i++)
+		args[i] = it_val(t, &argv[i], loc);
 	t->top->ip++;
 	if (t->depth == INTERP_MAX_DEPTH) {
 		it_model_error(t, in, "call of %s nested deeper than %d calls (expected at most "
@@ -287,7 +295,7 @@ static void exec_call(struct ptask *t, const struct pinsn *in, int64_t *loc, sim
 			       t->w->prog->paths[in->callee].name, INTERP_MAX_DEPTH, INTERP_MAX_DEPTH);
 		return;
 	}
-	push_frame(t, in->callee, in->dst, in->site, now);
+	push_frame(t, in->callee, in->callee_code, in->dst, in->site, now);
 }
 
 /* Per-cpu update lists (rstat): add if not queued yet, pop the most recent, test empty. */
@@ -488,15 +496,10 @@ static simtime_t run_step(struct ptask *t, simtime_t now)
 		case P_LOAD:
 			next = exec_mem_op(t, in, f->locals, now, P_LOAD);
 			break;
-		case P_STORE:
-		case P_RMW:
-		case P_ATOMIC:
-		case P_CMPXCHG:
+		case P_STORE: case P_RMW: case P_ATOMIC: case P_CMPXCHG:
 			next = exec_mem(t, in, f->locals, now);
 			break;
-		case P_IRQ:
-		case P_DELAY:
-		case P_WORK:
+		case P_IRQ: case P_DELAY: case P_WORK:
 			next = exec_timed(t, in, f->locals, now);
 			break;
 		case P_SET: /* the commonest free instructions, without exec_free's dispatch */
@@ -506,9 +509,7 @@ static simtime_t run_step(struct ptask *t, simtime_t now)
 		case P_JUMP_IF_NOT:
 			f->ip = it_cond(t, &in->av, f->locals) ? in + 1 : f->code + in->target;
 			continue;
-		case P_LOCK:
-		case P_UNLOCK:
-		case P_TRYLOCK:
+		case P_LOCK: case P_UNLOCK: case P_TRYLOCK:
 			next = it_lock(t, in, now);
 			if (next != INTERP_PARKED && !t->lock_phase)
 				f->ip++;
@@ -519,10 +520,13 @@ static simtime_t run_step(struct ptask *t, simtime_t now)
 			if (exec_return(t, in, now))
 				return INTERP_DONE;
 			continue;
-		default:
+		case P_JUMP: case P_FOR_INIT: case P_FOR_NEXT: case P_CALL:
+		case P_LIST: case P_TRUTH: case P_OBSERVE:
 			if ((next = exec_free(t, in, f, now, ready)) > now)
 				return next;
 			continue;
+		default: /* every op has its case: no test of the jump table's range */
+			__builtin_unreachable();
 		}
 		f->ip++;
 		if (next > now)

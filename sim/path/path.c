@@ -515,6 +515,8 @@ struct program *program_load(const char *const *files, struct layout_lib *lib,
 		for (size_t j = 0; ok && ps && j < ps->len; j++, pi++)
 			ok = compile_path(pr, &pr->paths[pi], ps->items[j], lib, sites, site_base, err);
 	}
+	if (ok)
+		pc_link_calls(pr);
 	pr->nr_sites = sites->len;
 	pr->site_names = (char **)g_ptr_array_free(sites, FALSE);
 	g_ptr_array_free(trees, TRUE);

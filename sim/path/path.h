@@ -215,7 +215,9 @@ struct pinsn {
 	struct expr *a, *b;   /* operands (value, old/new, bounds, args...) */
 	struct expr **args;   /* P_CALL arguments */
 	struct c2c_mark mark;
-	uint8_t spare[16];    /* to PINSN_LINES lines */
+	const struct pinsn *callee_code; /* P_CALL: the callee's code and number of locals, */
+	uint8_t callee_locals;           /* linked when every path is compiled (pc_link_calls) */
+	uint8_t spare[7];     /* to PINSN_LINES lines */
 };
 _Static_assert(sizeof(struct pinsn) == 64 * PINSN_LINES, "struct pinsn fills its lines");
 

@@ -53,6 +53,10 @@ const struct layout *pc_pointee(struct pcomp *pc);
 /* pc_body - compile a sequence of operations. */
 bool pc_body(struct pcomp *pc, const struct yt_node *seq);
 
+/* pc_link_calls - give every call of @pr its callee's code and number of locals, once every
+ * path is compiled (a call may name a path compiled after it). */
+void pc_link_calls(struct program *pr);
+
 /* member_ref_release - free the expressions of an address (and forget them: safe to repeat). */
 void member_ref_release(struct member_ref *a);
 

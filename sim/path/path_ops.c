@@ -322,6 +322,21 @@ fail:	/* the bounds parse_iter() compiled are not in the code yet */
 	return false;
 }
 
+/* (the interpreter's calls find the callee in the instruction, not through the program) */
+void pc_link_calls(struct program *pr)
+{
+	for (uint32_t i = 0; i < pr->nr_paths; i++) {
+		for (uint32_t j = 0; j < pr->paths[i].nr_code; j++) {
+			struct pinsn *in = &pr->paths[i].code[j];
+
+			if (in->op != P_CALL)
+				continue;
+			in->callee_code = pr->paths[in->callee].code;
+			in->callee_locals = pr->paths[in->callee].nr_locals;
+		}
+	}
+}
+
 static bool op_call(struct pcomp *pc, const struct yt_node *v)
 {
 	static const char *const keys[] = {"path", "args", "into", NULL};
