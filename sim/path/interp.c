@@ -478,6 +478,9 @@ static simtime_t exec_timed(struct ptask *t, const struct pinsn *in, int64_t *lo
  * leave (interp_int.h), at most INTERP_FREE_INSNS instructions, and what it returns is a
  * time the run, stopped, never reaches.  The first error is the one reported, so its
  * instruction is the one named. */
+/* run_step()'s switch names every op and has no default range test: a new op needs its case. */
+_Static_assert(P_OP_COUNT == 21, "run_step() has a case for each of the 21 ops");
+
 static simtime_t run_step(struct ptask *t, simtime_t now)
 {
 	const struct machine *mc = t->w->mc;
