@@ -14,13 +14,12 @@
 const char *const mem_op_names[MEM_OP_COUNT + 1] = {"load", "store", "rmw", "locked_rmw", NULL};
 
 /* The ways of a demand request's line in its core's caches, as its caller found them
- * (hier_lookup: L2 way, and L1d way or NULL), when it did. */
+ * (hier_lookup: L2 way, and L1d way or NULL), when it did, and the line's directory index
+ * when known (a memo's, mem_memo.line; DIR_NONE: not yet), which a miss then does not look up. */
 struct found {
 	struct cway *w2, *w1;
+	uint32_t line;
 };
-
-/* The ways of a line its core's caches do not hold (mem_memo_gone). */
-static const struct found memo_none = {.w2 = NULL, .w1 = NULL};
 
 /* One demand request on line @rq->la (and offset @rq->off), for @rq's CPU, site and caller
  * (and socket, which a miss sets when it has no @f: mem_access_from() leaves it to the miss);
@@ -49,7 +48,10 @@ demand(struct mem *m, struct req *rq, int event, simtime_t now, const struct fou
 		if (!f) /* (a memo's request has it: mem_memo_miss) */
 			rq->socket = mem_core_socket(m, rq->core);
 		if (!w.w2) /* a line not held: its L1d way is none either */
-			mem_request_absent(m, rq, &o);
+			mem_request_absent(m, rq,
+					   f && f->line != DIR_NONE ? f->line
+								     : mem_line_index(m, rq->la),
+					   &o);
 		else
 			mem_request_ways(m, rq, w.w2, w.w1, &o);
 	}
@@ -224,7 +226,7 @@ memo_access(struct mem *m, struct mem_memo *mm, const struct found *f, simtime_t
 bool mem_memo_miss(struct mem *m, struct mem_memo *mm, struct cway *w2, struct cway *w1,
 		   simtime_t now, simtime_t *next)
 {
-	const struct found f = {.w2 = w2, .w1 = w1};
+	const struct found f = {.w2 = w2, .w1 = w1, .line = mm->line};
 
 	*next = memo_access(m, mm, &f, now);
 	return true;
@@ -232,7 +234,9 @@ bool mem_memo_miss(struct mem *m, struct mem_memo *mm, struct cway *w2, struct c
 
 simtime_t mem_memo_gone(struct mem *m, struct mem_memo *mm, simtime_t now)
 {
-	return memo_access(m, mm, &memo_none, now);
+	const struct found f = {.w2 = NULL, .w1 = NULL, .line = mm->line};
+
+	return memo_access(m, mm, &f, now);
 }
 
 bool mem_access_known(const struct mem *m, int cpu, uint64_t addr, uint32_t size,

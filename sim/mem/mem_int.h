@@ -49,8 +49,10 @@ static inline uint64_t mem_line_addr(const struct mem *m, uint64_t addr)
 void mem_request_ways(struct mem *m, const struct req *rq, struct cway *w2, struct cway *w1,
 		      struct outcome *out);
 /* mem_request_absent - mem_request_ways() of a line the requester's caches do not hold (@w2
- * and @w1 NULL), with that known: most misses of a contended line. */
-void mem_request_absent(struct mem *m, const struct req *rq, struct outcome *out);
+ * and @w1 NULL), with that known: most misses of a contended line.  @idx: the line's
+ * directory index (mem_line_index), which the caller often has (a memo's line, a prefetch's
+ * buddy), so the request does not look it up again. */
+void mem_request_absent(struct mem *m, const struct req *rq, uint32_t idx, struct outcome *out);
 /* mem_decode_rows - fill m->rows and m->orows from the table under m->pvariant.  Can't fail. */
 void mem_decode_rows(struct mem *m);
 

@@ -49,8 +49,8 @@ static void pf_request(struct mem *m, const struct req *rq)
 	}
 	if (w2)
 		mem_request_ways(m, rq, w2, NULL, &o);
-	else
-		mem_request_absent(m, rq, &o);
+	else /* a buddy the directory lacks is touched first now: made, not looked up again */
+		mem_request_absent(m, rq, idx != DIR_NONE ? idx : mem_line_new(m, rq->la), &o);
 	acct_prefetch(m, rq, &o);
 }
 

@@ -496,15 +496,16 @@ row_run_held(struct mem *m, const struct req *rq, uint32_t acts, uint32_t idx, i
 #undef A
 
 /* mem_request_ways(), inlined twice with all it runs: as it is, and for a line the requester
- * does not hold (mem_request_absent), where the ways' tests fold away. */
+ * does not hold (mem_request_absent, with its directory index @line), where the ways' tests
+ * fold away. */
 static inline __attribute__((always_inline)) void
 request_ways(struct mem *m, const struct req *rq, struct cway *w2, struct cway *w1,
-	     struct outcome *out)
+	     uint32_t line, struct outcome *out)
 {
 	struct hier *h = &m->core[rq->core];
 	bool demand = !rq->prefetch && rq->event != EV_EVICT;
 	struct exec x = {.w2 = w2, .w1 = demand ? w1 : NULL, .demand = demand};
-	uint32_t idx = w2 ? w2->line : mem_line_index(m, rq->la);
+	uint32_t idx = w2 ? w2->line : line;
 	int own = w2 ? w2->state : MESI_I, others = mem_others(m, idx, rq->core, own);
 	const struct mem_row *r = find_row(m, rq, idx, own, others);
 
@@ -537,10 +538,12 @@ request_ways(struct mem *m, const struct req *rq, struct cway *w2, struct cway *
 void mem_request_ways(struct mem *m, const struct req *rq, struct cway *w2, struct cway *w1,
 		      struct outcome *out)
 {
-	request_ways(m, rq, w2, w1, out);
+	request_ways(m, rq, w2, w1, w2 ? w2->line : mem_line_index(m, rq->la), out);
 }
 
-void mem_request_absent(struct mem *m, const struct req *rq, struct outcome *out)
+void mem_request_absent(struct mem *m, const struct req *rq, uint32_t idx, struct outcome *out)
 {
-	request_ways(m, rq, NULL, NULL, out);
+	/* (Asked in check mode only: outside it the lookup would cost what @idx saves.) */
+	assert(!m->check || idx == dir_find(&m->dir, rq->la));
+	request_ways(m, rq, NULL, NULL, idx, out);
 }
