@@ -27,31 +27,18 @@ acct_row_rare(struct mstats *s, uint32_t row, const struct req *rq, int src, boo
 	return row;
 }
 
-/* acct_row_count() of @rq's own event. */
-static inline __attribute__((always_inline)) uint32_t
-row_count(struct mstats *s, uint32_t row, const struct req *rq, int src, bool st_l1hit,
-	  simtime_t lat)
-{
-	return acct_row_count(s, row, rq, rq->event, src, st_l1hit, lat);
-}
-
 __attribute__((noinline)) uint32_t acct_orow_new(struct mstats *s, const struct req *rq,
 						 const struct outcome *o)
 {
-	return row_count(s, mstats_orow(s, o->line, rq->off, rq->site, rq->caller), rq, o->src,
-			 o->st_l1hit, o->done - rq->now);
+	return acct_row_count(s, mstats_orow(s, o->line, rq->off, rq->site, rq->caller), rq,
+			      rq->event, o->src, o->st_l1hit, o->done - rq->now);
 }
 
 /* Three arguments, the outcome's fields read where they are needed: fewer registers saved
  * than with the fields passed, when the caller's outcome is in memory anyway. */
 uint32_t acct_orow(struct mstats *s, const struct req *rq, const struct outcome *o)
 {
-	uint32_t at = mstats_orow_memo_at(o->line, rq->off, rq->site, rq->caller);
-	uint32_t row = mstats_orow_memo(s, at, o->line, rq->off, rq->site, rq->caller);
-
-	if (row == DIR_NONE)
-		return acct_orow_new(s, rq, o);
-	return row_count(s, row, rq, o->src, o->st_l1hit, o->done - rq->now);
+	return acct_orow_hit(s, rq, rq->event, o, o->done - rq->now);
 }
 
 /* The row of memo request @rq on line @l, found by the memo or made (mstats_orow), and
@@ -73,8 +60,8 @@ static __attribute__((noinline)) uint32_t orow_find_hint(struct mstats *s, uint3
 static __attribute__((noinline)) uint32_t orow_memo_new(struct mstats *s, struct req *rq,
 							const struct outcome *o)
 {
-	return row_count(s, orow_find_hint(s, o->line, rq), rq, o->src, o->st_l1hit,
-			 o->done - rq->now);
+	return acct_row_count(s, orow_find_hint(s, o->line, rq), rq, rq->event, o->src,
+			      o->st_l1hit, o->done - rq->now);
 }
 
 /* A memo's request is made once, so the row it found last is its row again while its line
@@ -85,7 +72,7 @@ uint32_t acct_orow_memo(struct mstats *s, struct req *rq, const struct outcome *
 {
 	if (__builtin_expect(rq->orow_key != o->line + 1, 0))
 		return orow_memo_new(s, rq, o); /* a tail call: the path saves no registers */
-	return row_count(s, rq->orow, rq, o->src, o->st_l1hit, o->done - rq->now);
+	return acct_row_count(s, rq->orow, rq, rq->event, o->src, o->st_l1hit, o->done - rq->now);
 }
 
 void acct_orow_of(struct mstats *s, uint32_t l, struct req *rq, int src, bool st_l1hit,
@@ -93,7 +80,7 @@ void acct_orow_of(struct mstats *s, uint32_t l, struct req *rq, int src, bool st
 {
 	uint32_t row = rq->orow_key == l + 1 ? rq->orow : orow_find_hint(s, l, rq);
 
-	row_count(s, row, rq, src, st_l1hit, lat);
+	acct_row_count(s, row, rq, rq->event, src, st_l1hit, lat);
 }
 
 void acct_hit_carries(struct mstats *s, uint32_t rec, int event, int src, bool st_l1hit,

@@ -219,9 +219,10 @@ acct_row_count(struct mstats *s, uint32_t row, const struct req *rq, int event, 
 /* acct_orow_new - acct_orow() of a row the memo does not hold. */
 uint32_t acct_orow_new(struct mstats *s, const struct req *rq, const struct outcome *o);
 
-/* acct_orow_hit - acct_orow() of a private hit of @event (mem.c's): the memo's answer and the
- * row's counters inline, the rest (acct_orow_new) out of line. */
-static inline __attribute__((always_inline)) void
+/* acct_orow_hit - acct_orow() of @event (a constant where the caller knows it, as a private
+ * hit's in mem.c), latency @lat: the memo's answer and the row's counters inline, the rest
+ * (acct_orow_new) out of line.  Return: the row. */
+static inline __attribute__((always_inline)) uint32_t
 acct_orow_hit(struct mstats *s, const struct req *rq, int event, const struct outcome *o,
 	      simtime_t lat)
 {
@@ -229,9 +230,8 @@ acct_orow_hit(struct mstats *s, const struct req *rq, int event, const struct ou
 	uint32_t row = mstats_orow_memo(s, at, o->line, rq->off, rq->site, rq->caller);
 
 	if (row == DIR_NONE)
-		acct_orow_new(s, rq, o);
-	else
-		acct_row_count(s, row, rq, event, o->src, o->st_l1hit, lat);
+		return acct_orow_new(s, rq, o);
+	return acct_row_count(s, row, rq, event, o->src, o->st_l1hit, lat);
 }
 
 /* acct_line - the line's part of demand request @o (of @event, latency @lat) in record @rec,

@@ -305,7 +305,7 @@ exec_actions(struct mem *m, const struct req *rq, uint32_t acts, uint32_t idx, s
 /* The action sets of the misses on a line another core holds, most of a contended run's
  * requests: a HITM's forward (a load's, an RMW's, a store's RFO, a prefetch's steal), a
  * store's or an RFO prefetch's invalidation of the sharers, a load from a sharer.  Each gets
- * its own copy of exec_actions() and what follows with the set a constant (row_run_miss),
+ * its own copy of exec_actions() and what follows with the set a constant (row_run_shaped),
  * so that none of its tests runs; any other set takes the general copy. */
 #define MISS_SHAPES(X)                                                                      \
 	X(A(COUNT_HITM) | A(FWD_GETS) | A(PF_BUDDY))                                         \
@@ -321,7 +321,7 @@ exec_actions(struct mem *m, const struct req *rq, uint32_t acts, uint32_t idx, s
 	X(A(FILL_MEM))
 
 /* The action sets of a store's or an RFO prefetch's upgrade of a Shared copy, alone or with
- * the other sharers' invalidation (row_run_held). */
+ * the other sharers' invalidation (row_run_shaped). */
 #define HELD_SHAPES(X)                                                                      \
 	X(A(UPGRADE) | A(WRITE_DATA) | A(COUNT_ST_MISS) | A(PF_BUDDY_RFO))                   \
 	X(A(UPGRADE) | A(SEND_INV) | A(WRITE_DATA) | A(COUNT_ST_MISS) | A(PF_BUDDY_RFO))     \
@@ -469,26 +469,21 @@ row_run(struct mem *m, const struct req *rq, uint32_t acts, uint32_t idx, int ow
 		row_run(m, rq, set, idx, own, others, r, x, out);                            \
 		return;
 
-/* row_run() of a miss (the requester holds no copy), by its copy for the row's set when it
- * has one (MISS_SHAPES). */
+/* row_run() by its copy for the row's set when it has one: MISS_SHAPES for a miss (the
+ * requester holds no copy), HELD_SHAPES for a request on a copy it holds (@held: a constant
+ * in mem_request_absent's copy, so one switch is left there). */
 static inline __attribute__((always_inline)) void
-row_run_miss(struct mem *m, const struct req *rq, uint32_t acts, uint32_t idx, int own,
-	     int others, const struct mem_row *r, struct exec *x, struct outcome *out)
+row_run_shaped(struct mem *m, const struct req *rq, bool held, uint32_t acts, uint32_t idx,
+	       int own, int others, const struct mem_row *r, struct exec *x, struct outcome *out)
 {
-	switch (acts) {
-		MISS_SHAPES(SHAPE_CASE)
-	}
-	row_run(m, rq, acts, idx, own, others, r, x, out);
-}
-
-/* row_run() of a request on a copy the requester holds, by its copy for the row's set when
- * it has one (HELD_SHAPES). */
-static inline __attribute__((always_inline)) void
-row_run_held(struct mem *m, const struct req *rq, uint32_t acts, uint32_t idx, int own,
-	     int others, const struct mem_row *r, struct exec *x, struct outcome *out)
-{
-	switch (acts) {
-		HELD_SHAPES(SHAPE_CASE)
+	if (held) {
+		switch (acts) {
+			HELD_SHAPES(SHAPE_CASE)
+		}
+	} else {
+		switch (acts) {
+			MISS_SHAPES(SHAPE_CASE)
+		}
 	}
 	row_run(m, rq, acts, idx, own, others, r, x, out);
 }
@@ -529,10 +524,7 @@ request_ways(struct mem *m, const struct req *rq, struct cway *w2, struct cway *
 		out->done = rq->now;
 		return;
 	}
-	if (w2)
-		row_run_held(m, rq, r->acts, idx, own, others, r, &x, out);
-	else
-		row_run_miss(m, rq, r->acts, idx, own, others, r, &x, out);
+	row_run_shaped(m, rq, w2 != NULL, r->acts, idx, own, others, r, &x, out);
 }
 
 void mem_request_ways(struct mem *m, const struct req *rq, struct cway *w2, struct cway *w1,
