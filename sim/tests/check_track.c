@@ -51,6 +51,32 @@ static void line_bounded(const struct mem *sh, const struct mem *all, uint32_t l
 			      "step %d: line %u %s", step, l, lstat_info[k].key);
 }
 
+/* Every demand access counts once in its line's record and once in its Pareto row (perf c2c's
+ * two views of the same samples): with every line tracked, the rows' loads and stores add up
+ * to each line's. */
+static void rows_add_up(const struct mem *m)
+{
+	for (uint32_t l = 0; l < stats_nr_lines(m); l++) {
+		struct line_stats s;
+		uint64_t loads = 0, stores = 0;
+
+		stats_line_all(m, l, &s);
+		for (uint32_t i = 0; i < stats_nr_orows(m); i++) {
+			struct orow o;
+
+			stats_orow(m, i, &o);
+			if (o.line != l)
+				continue;
+			loads += o.c[OS_LOADS];
+			stores += o.c[OS_ST_L1HIT] + o.c[OS_ST_L1MISS];
+		}
+		ck_assert_msg(loads == s.c[LS_LOADS] && stores == s.c[LS_STORES],
+			      "line %u: rows %" G_GUINT64_FORMAT " loads, %" G_GUINT64_FORMAT
+			      " stores; its record %" G_GUINT64_FORMAT ", %" G_GUINT64_FORMAT, l,
+			      loads, stores, s.c[LS_LOADS], s.c[LS_STORES]);
+	}
+}
+
 /* Pseudo-random accesses of 4 CPUs to 8 lines they share and 8 of each one's own, prefetcher
  * on: the memory system with every line tracked and the one with shared lines only agree on
  * every return and every total after each step. */
@@ -83,6 +109,7 @@ START_TEST(track_totals_exact)
 		line_bounded(s, a, l, -1);
 		tracked += stats_line_tracked(s, l);
 	}
+	rows_add_up(a);
 	/* The 8 shared lines (and buddies a HITM prefetch took) at least; never the 32 private. */
 	ck_assert_uint_ge(tracked, 8);
 	ck_assert_uint_lt(tracked, stats_nr_lines(s));
