@@ -122,21 +122,6 @@ schedule(struct sim *sim, struct thread *t, simtime_t next, simtime_t pusher)
 		ra_pending_add(sim->pending, &t->ra, next);
 }
 
-/* The time from which run_early() runs no step: the end time, the clock's end, the run's
- * time limit, the warm-up's end while it is queued. */
-static simtime_t early_horizon(const struct sim *sim)
-{
-	simtime_t h = SIMTIME_MAX + 1;
-
-	if (sim->v->end_time && sim->v->end_time < h)
-		h = sim->v->end_time;
-	if (sim->max_time < h)
-		h = sim->max_time + 1;
-	if (sim->warm_pending && sim->v->warmup < h)
-		h = sim->v->warmup;
-	return h;
-}
-
 /* May a step at @next be dispatched now, without the queue, as far as the run's bounds go?
  * Not past sim->early_end (end time, clock's end, limits, warm-up's end), not past
  * sim->budget (the event limit, the host watch's next look), not once the run has stopped. */
@@ -264,11 +249,12 @@ static simtime_t (*const memo_entry[])(struct mem *, struct mem_memo *, simtime_
 	mem_memo_load, mem_memo_store, mem_memo_rmw, mem_memo_locked};
 
 /* Run @t's operation at pc, at @now (@raw: a step of a settled core's thread, so a raw
- * operation, never a path call, and no step time to keep; a constant where it is known).
+ * operation and no step time to keep; @nocall: its loop has no path call; constants).
  * Return: false when the thread stops here (finished, cut, parked, or the run is over); else
  * true with *next, when its next step is. */
 static inline __attribute__((always_inline)) bool
-thread_op(struct sim *sim, struct thread *t, simtime_t now, simtime_t *next_out, bool raw)
+thread_op(struct sim *sim, struct thread *t, simtime_t now, simtime_t *next_out, bool raw,
+	  bool nocall)
 {
 	struct mem_memo *mm;
 	const struct op *op;
@@ -277,7 +263,7 @@ thread_op(struct sim *sim, struct thread *t, simtime_t now, simtime_t *next_out,
 	if (!raw && !t->ra.settled)
 		ra_step(&t->ra, now); /* only unsettled threads' ties are told (ra_tie) */
 	/* A call's later steps (the most steps that get here) need not look its op up. */
-	if (!raw && t->calls && (t->in_call || t->a->ops[t->pc].kind == OP_CALL))
+	if (!raw && !nocall && t->calls && (t->in_call || t->a->ops[t->pc].kind == OP_CALL))
 		return call_op(sim, t, now, next_out);
 	mm = &t->memo[t->pc];
 	/* An ok memo (one line; a delay's is all zero) serves its step, others refuse all. */
@@ -400,7 +386,7 @@ static struct thread *core_run_settled(struct sim *sim, struct thread *t)
 		unqueue(sim, u);
 		d++;
 		t = u;
-		ok = thread_op(sim, t, t->ptime, &next, true);
+		ok = thread_op(sim, t, t->ptime, &next, true, true);
 		step_pushed(t, ok, t->ptime, next);
 	}
 	sim->q->dispatched = d;
@@ -419,7 +405,7 @@ static __attribute__((noinline)) void core_steps(struct sim *sim, struct thread 
 	bool ok;
 
 	for (;;) {
-		ok = thread_op(sim, t, now, &next, false);
+		ok = thread_op(sim, t, now, &next, false, false);
 		step_pushed(t, ok, now, next);
 		if (core_settled(t) && !sim_stopped(sim)) {
 			t = core_run_settled(sim, t);
@@ -432,6 +418,36 @@ static __attribute__((noinline)) void core_steps(struct sim *sim, struct thread 
 		now = t->ptime;
 	}
 	core_schedule(sim, t);
+}
+
+/* dispatch_next()'s loop for @t, a thread without path calls, its next step at *@next: raw
+ * operations push no event and stop the run only by the memory system's failure (the clock's
+ * end stops the thread), so the queue's first time, the stop flags and the budget are looked
+ * up once, the queue's count and time kept here until the last step.  Return: false when the
+ * thread stops; else true with *@next. */
+static inline __attribute__((always_inline)) bool run_raw(struct sim *sim, struct thread *t,
+							   simtime_t *next)
+{
+	struct evq *q = sim->q;
+	const bool *failed = &sim->mem->failed;
+	const uint64_t budget = sim->budget;
+	simtime_t first = q->len ? evq_peek_time(q) : UINT64_MAX, now = q->now;
+	uint64_t d = q->dispatched;
+	bool ok = true;
+
+	if (first > sim->early_end)
+		first = sim->early_end;
+	if (sim_stopped(sim))
+		return true;
+	while (*next < first && d < budget && !*failed) {
+		now = *next;
+		d++;
+		if (!(ok = thread_op(sim, t, now, next, false, true)))
+			break;
+	}
+	q->now = now;
+	q->dispatched = d;
+	return ok;
 }
 
 /* A thread's step: its operation, then its next step is scheduled (core_steps() for a core
@@ -450,16 +466,19 @@ static inline __attribute__((always_inline)) void thread_run(struct sim *sim, st
 		core_steps(sim, t, now);
 		return;
 	}
-	if (!thread_op(sim, t, now, &next, false))
+	if (!thread_op(sim, t, now, &next, false, false))
 		return;
-	if (!t->in_call && sim->run_ahead) {
+	if (!t->calls && sim->run_ahead) {
+		if (!run_raw(sim, t, &next))
+			return;
+	} else if (!t->in_call && sim->run_ahead) {
 		simtime_t first = 0;
 		uint64_t seq = 0; /* no first time yet (dispatch_next): the queue has had a push */
 
 		/* Its next steps run at once while each comes first (a path call's: step_on). */
 		while (dispatch_next(sim, next, &first, &seq)) {
 			now = t->ptime = next;
-			if (!thread_op(sim, t, now, &next, false))
+			if (!thread_op(sim, t, now, &next, false, false))
 				return;
 			if (t->in_call)
 				break;
@@ -483,25 +502,6 @@ static inline __attribute__((always_inline)) void dispatch(struct sim *sim,
 		thread_run(sim, ev->data);
 	else
 		ev->fn(sim, ev->data, ev->arg);
-}
-
-/* The end of the warm-up (end.warmup_us): what happened so far is not measured, as
- * will-it-scale and perf measure a steady state; the caches, locks and values stay. */
-static void warmup_done(struct sim *sim, void *data, uint64_t arg)
-{
-	struct run_result *r = data;
-
-	(void)arg;
-	sim->warm_pending = false;
-	sim->early_end = early_horizon(sim);
-	sim_step_on_end(sim);
-	if (sim->q->len == sim->nr_stale)
-		return; /* every thread finished before the warm-up ended: all of it is measured */
-	mem_stats_reset(sim->mem);
-	if (sim->world)
-		world_stats_reset(sim->world);
-	for (uint32_t a = 0; a < r->nr_actors; a++)
-		r->actors[a].iterations = 0;
 }
 
 /* May @ev, just popped, be dispatched within the scenario's event and time limits?  If not,

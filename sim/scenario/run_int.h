@@ -98,6 +98,14 @@ static inline simtime_t sim_step_on_until(const struct sim *sim)
 	return first;
 }
 
+/* early_horizon - the time from which run_early() runs no step: the end time, the clock's
+ * end, the run's time limit, the warm-up's end while it is queued (run_threads.c). */
+simtime_t early_horizon(const struct sim *sim);
+
+/* warmup_done - the event of the warm-up's end (end.warmup_us), @data the run's result:
+ * what happened so far is not measured; the caches, locks and values stay. */
+void warmup_done(struct sim *sim, void *data, uint64_t arg);
+
 /* world_start - the world of the variant's paths for @sim, kept in @r (run_threads.c). */
 void world_start(struct sim *sim, struct run_result *r);
 

@@ -1,5 +1,6 @@
 /* run_threads.c - the threads of a run and what they share, set up before the first event
- * and freed after the last (see run.c). */
+ * and freed after the last, and the run's bounds in time: the early horizon and the warm-up's
+ * end (see run.c). */
 #include "scenario/run_int.h"
 
 #include <glib.h>
@@ -173,4 +174,38 @@ void world_start(struct sim *sim, struct run_result *r)
 	 * limit, where the run then stops as a limit (no call runs unbounded). */
 	sim->world->end_time = v->end_time ? v->end_time
 			     : sim->max_time < SIMTIME_MAX ? sim->max_time + 1 : 0;
+}
+
+/* The time from which run_early() runs no step: the end time, the clock's end, the run's
+ * time limit, the warm-up's end while it is queued. */
+simtime_t early_horizon(const struct sim *sim)
+{
+	simtime_t h = SIMTIME_MAX + 1;
+
+	if (sim->v->end_time && sim->v->end_time < h)
+		h = sim->v->end_time;
+	if (sim->max_time < h)
+		h = sim->max_time + 1;
+	if (sim->warm_pending && sim->v->warmup < h)
+		h = sim->v->warmup;
+	return h;
+}
+
+/* The end of the warm-up (end.warmup_us): what happened so far is not measured, as
+ * will-it-scale and perf measure a steady state; the caches, locks and values stay. */
+void warmup_done(struct sim *sim, void *data, uint64_t arg)
+{
+	struct run_result *r = data;
+
+	(void)arg;
+	sim->warm_pending = false;
+	sim->early_end = early_horizon(sim);
+	sim_step_on_end(sim);
+	if (sim->q->len == sim->nr_stale)
+		return; /* every thread finished before the warm-up ended: all of it is measured */
+	mem_stats_reset(sim->mem);
+	if (sim->world)
+		world_stats_reset(sim->world);
+	for (uint32_t a = 0; a < r->nr_actors; a++)
+		r->actors[a].iterations = 0;
 }
