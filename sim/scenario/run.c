@@ -249,9 +249,8 @@ static simtime_t (*const memo_entry[])(struct mem *, struct mem_memo *, simtime_
 	mem_memo_load, mem_memo_store, mem_memo_rmw, mem_memo_locked};
 
 /* Run @t's operation at pc, at @now (@raw: a step of a settled core's thread, so a raw
- * operation and no step time to keep; @nocall: its loop has no path call; constants).
- * Return: false when the thread stops here (finished, cut, parked, or the run is over); else
- * true with *next, when its next step is. */
+ * operation and no step time to keep; @nocall: its loop has no path call; constants).  Return:
+ * false when the thread stops here (finished, cut, parked, run over); else true, *@next_out. */
 static inline __attribute__((always_inline)) bool
 thread_op(struct sim *sim, struct thread *t, simtime_t now, simtime_t *next_out, bool raw,
 	  bool nocall)
@@ -369,9 +368,9 @@ static bool core_settled(const struct thread *t)
 
 /* The steps of a settled core (core_settled()) after @t's, in the queue's order, as
  * thread_step()'s loop runs them, with run_early()'s tests that cannot change among them
- * (which threads may, which are settled, the budget of events) made once.  Only the
- * memory system's failure and the clock's end can stop the run here (no path calls, no
- * ties).  Return: the thread that ran last. */
+ * (which threads may, which are settled, the budget of events) made once.  Only the memory
+ * system's failure and the clock's end, in a step that stops its thread, can stop the run
+ * here (no path calls, no ties).  Return: the thread that ran last. */
 static struct thread *core_run_settled(struct sim *sim, struct thread *t)
 {
 	const simtime_t horizon = sim->early_end;
@@ -382,12 +381,14 @@ static struct thread *core_run_settled(struct sim *sim, struct thread *t)
 	simtime_t next = 0;
 	bool ok;
 
-	while ((u = core_first(t)) && u->ptime < horizon && d < budget && !*failed && !*clock_err) {
+	while ((u = core_first(t)) && u->ptime < horizon && d < budget && !*failed) {
 		unqueue(sim, u);
 		d++;
 		t = u;
 		ok = thread_op(sim, t, t->ptime, &next, true, true);
 		step_pushed(t, ok, t->ptime, next);
+		if (!ok && *clock_err)
+			break;
 	}
 	sim->q->dispatched = d;
 	sim->ran_ahead += d - first;
@@ -423,8 +424,7 @@ static __attribute__((noinline)) void core_steps(struct sim *sim, struct thread 
 /* dispatch_next()'s loop for @t, a thread without path calls, its next step at *@next: raw
  * operations push no event and stop the run only by the memory system's failure (the clock's
  * end stops the thread), so the queue's first time, the stop flags and the budget are looked
- * up once, the queue's count and time kept here until the last step.  Return: false when the
- * thread stops; else true with *@next. */
+ * up once, its count and time kept here.  Return: false when the thread stops; else true. */
 static inline __attribute__((always_inline)) bool run_raw(struct sim *sim, struct thread *t,
 							   simtime_t *next)
 {
