@@ -68,11 +68,17 @@ static __attribute__((noinline)) uint32_t orow_memo_new(struct mstats *s, struct
  * is the same (rows are never removed): every time but the first, no hash, no memo.  Not for
  * the requests mem_access_from() makes afresh each access, which would only pay for the
  * remembering. */
-uint32_t acct_orow_memo(struct mstats *s, struct req *rq, const struct outcome *o)
+static inline __attribute__((always_inline)) uint32_t
+orow_memo(struct mstats *s, struct req *rq, const struct outcome *o, simtime_t lat)
 {
 	if (__builtin_expect(rq->orow_key != o->line + 1, 0))
 		return orow_memo_new(s, rq, o); /* a tail call: the path saves no registers */
-	return acct_row_count(s, rq->orow, rq, rq->event, o->src, o->st_l1hit, o->done - rq->now);
+	return acct_row_count(s, rq->orow, rq, rq->event, o->src, o->st_l1hit, lat);
+}
+
+uint32_t acct_orow_memo(struct mstats *s, struct req *rq, const struct outcome *o)
+{
+	return orow_memo(s, rq, o, o->done - rq->now);
 }
 
 void acct_orow_of(struct mstats *s, uint32_t l, struct req *rq, int src, bool st_l1hit,
@@ -125,7 +131,7 @@ demand_count(struct mstats *s, uint32_t l, struct req *rq, const struct outcome 
 	}
 	if (__builtin_expect(acct_line(s, rec, rq->event, o, lat, false, PUT_WORDS) != 0, 0))
 		return demand_carries(s, rec, rq, o, lat);
-	return memo ? acct_orow_memo(s, rq, o) : acct_orow(s, rq, o);
+	return memo ? orow_memo(s, rq, o, lat) : acct_orow(s, rq, o);
 }
 
 /* acct_demand() of a request that makes its line shared or gives its CPU set a pool bitset. */
