@@ -117,12 +117,12 @@ demand_carries(struct mstats *s, uint32_t rec, const struct req *rq,
 	return acct_orow(s, rq, o);
 }
 
-/* The counters of acct_demand(), the line's CPU set done.  Anything rare, and the row, are
- * tail calls: the path saves no registers.  With @memo, @rq is a memo's (acct_orow_memo). */
+/* The counters of acct_demand() in the line's record @rec (DIR_NONE: the totals), the line's
+ * CPU set done.  Anything rare, and the row, are tail calls: the path saves no registers.
+ * With @memo, @rq is a memo's (acct_orow_memo). */
 static inline __attribute__((always_inline)) uint32_t
-demand_count(struct mstats *s, uint32_t l, struct req *rq, const struct outcome *o, bool memo)
+demand_count(struct mstats *s, uint32_t rec, struct req *rq, const struct outcome *o, bool memo)
 {
-	uint32_t rec = s->rec_of[l]; /* looked up once: every add below goes to it */
 	simtime_t lat = o->done - rq->now;
 
 	if (rec == DIR_NONE) {
@@ -142,7 +142,7 @@ static __attribute__((noinline)) uint32_t demand_rare(struct mstats *s, uint32_t
 	if (!mstats_tracked(s, l) && makes_shared(s, l, rq, o))
 		mstats_track(s, l);
 	mstats_add_cpu(s, &s->cpus[l], rq->cpu);
-	return demand_count(s, l, rq, o, false);
+	return demand_count(s, s->rec_of[l], rq, o, false);
 }
 
 /* Loads, stores, inv_recv and a row's stores are not added here: the statistics layer sums
@@ -152,13 +152,14 @@ demand_acct(struct mem *m, struct req *rq, const struct outcome *o, bool memo)
 {
 	struct mstats *s = &m->st;
 	uint32_t l = o->line;
+	uint32_t rec = s->rec_of[l]; /* looked up once: the CPU set's bitset does not move it */
 
 	/* makes_shared reads the CPU set before it changes; mstats_add_cpu_fast changes
 	 * nothing when it fails. */
-	if ((!mstats_tracked(s, l) && makes_shared(s, l, rq, o)) ||
+	if ((rec == DIR_NONE && makes_shared(s, l, rq, o)) ||
 	    !mstats_add_cpu_fast(s, &s->cpus[l], rq->cpu))
 		return demand_rare(s, l, rq, o);
-	return demand_count(s, l, rq, o, memo);
+	return demand_count(s, rec, rq, o, memo);
 }
 
 uint32_t acct_demand(struct mem *m, struct req *rq, const struct outcome *o)
