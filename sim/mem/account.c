@@ -173,7 +173,8 @@ uint32_t acct_demand_memo(struct mem *m, struct req *rq, const struct outcome *o
 }
 
 /* The prefetch's counters in record @rec: of the buddy, or (@caused) of the demand line whose
- * miss caused it; added @how (acct_line). */
+ * miss caused it; added @how (acct_line).  Those of a HITM and of invalidations only when
+ * there are some (pf_count): a 0 added changes no word and carries nothing. */
 static inline __attribute__((always_inline)) uint64_t
 pf_put(struct mstats *s, uint32_t rec, const struct outcome *o, bool caused, enum acct_put how)
 {
@@ -186,8 +187,10 @@ pf_put(struct mstats *s, uint32_t rec, const struct outcome *o, bool caused, enu
 		return c;
 	}
 	c |= acct_put(s, rec, w, LS_PF_FILLS, o->filled, how);
-	c |= acct_put(s, rec, w, LS_PF_HITM, o->pf_hitm, how);
 	c |= acct_put(s, rec, w, LS_PF_XFER, o->from_cache && !o->pf_hitm, how);
+	if (!o->pf_hitm && !o->nr_inv)
+		return c;
+	c |= acct_put(s, rec, w, LS_PF_HITM, o->pf_hitm, how);
 	c |= acct_put(s, rec, w, LS_PF_INV, o->nr_inv, how);
 	return c;
 }
@@ -202,7 +205,7 @@ pf_count(struct mstats *s, uint32_t l, const struct req *rq, const struct outcom
 	uint64_t c = rec == DIR_NONE ? pf_put(s, rec, o, false, PUT_TOTALS)
 				     : pf_put(s, rec, o, false, how);
 
-	if (rq->cause == DIR_NONE)
+	if (rq->cause == DIR_NONE || (!o->pf_hitm && !o->nr_inv)) /* nothing caused */
 		return c;
 	rec = s->rec_of[rq->cause];
 	c |= rec == DIR_NONE ? pf_put(s, rec, o, true, PUT_TOTALS) : pf_put(s, rec, o, true, how);
