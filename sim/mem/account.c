@@ -68,11 +68,17 @@ static __attribute__((noinline)) uint32_t orow_memo_new(struct mstats *s, struct
  * is the same (rows are never removed): every time but the first, no hash, no memo.  Not for
  * the requests mem_access_from() makes afresh each access, which would only pay for the
  * remembering. */
-uint32_t acct_orow_memo(struct mstats *s, struct req *rq, const struct outcome *o)
+static inline __attribute__((always_inline)) uint32_t
+orow_memo(struct mstats *s, struct req *rq, const struct outcome *o, simtime_t lat)
 {
 	if (__builtin_expect(rq->orow_key != o->line + 1, 0))
 		return orow_memo_new(s, rq, o); /* a tail call: the path saves no registers */
-	return acct_row_count(s, rq->orow, rq, rq->event, o->src, o->st_l1hit, o->done - rq->now);
+	return acct_row_count(s, rq->orow, rq, rq->event, o->src, o->st_l1hit, lat);
+}
+
+uint32_t acct_orow_memo(struct mstats *s, struct req *rq, const struct outcome *o)
+{
+	return orow_memo(s, rq, o, o->done - rq->now);
 }
 
 void acct_orow_of(struct mstats *s, uint32_t l, struct req *rq, int src, bool st_l1hit,
@@ -111,12 +117,12 @@ demand_carries(struct mstats *s, uint32_t rec, const struct req *rq,
 	return acct_orow(s, rq, o);
 }
 
-/* The counters of acct_demand(), the line's CPU set done.  Anything rare, and the row, are
- * tail calls: the path saves no registers.  With @memo, @rq is a memo's (acct_orow_memo). */
+/* The counters of acct_demand() in the line's record @rec (DIR_NONE: the totals), the line's
+ * CPU set done.  Anything rare, and the row, are tail calls: the path saves no registers.
+ * With @memo, @rq is a memo's (acct_orow_memo). */
 static inline __attribute__((always_inline)) uint32_t
-demand_count(struct mstats *s, uint32_t l, struct req *rq, const struct outcome *o, bool memo)
+demand_count(struct mstats *s, uint32_t rec, struct req *rq, const struct outcome *o, bool memo)
 {
-	uint32_t rec = s->rec_of[l]; /* looked up once: every add below goes to it */
 	simtime_t lat = o->done - rq->now;
 
 	if (rec == DIR_NONE) {
@@ -125,7 +131,7 @@ demand_count(struct mstats *s, uint32_t l, struct req *rq, const struct outcome 
 	}
 	if (__builtin_expect(acct_line(s, rec, rq->event, o, lat, false, PUT_WORDS) != 0, 0))
 		return demand_carries(s, rec, rq, o, lat);
-	return memo ? acct_orow_memo(s, rq, o) : acct_orow(s, rq, o);
+	return memo ? orow_memo(s, rq, o, lat) : acct_orow(s, rq, o);
 }
 
 /* acct_demand() of a request that makes its line shared or gives its CPU set a pool bitset. */
@@ -136,7 +142,7 @@ static __attribute__((noinline)) uint32_t demand_rare(struct mstats *s, uint32_t
 	if (!mstats_tracked(s, l) && makes_shared(s, l, rq, o))
 		mstats_track(s, l);
 	mstats_add_cpu(s, &s->cpus[l], rq->cpu);
-	return demand_count(s, l, rq, o, false);
+	return demand_count(s, s->rec_of[l], rq, o, false);
 }
 
 /* Loads, stores, inv_recv and a row's stores are not added here: the statistics layer sums
@@ -146,13 +152,14 @@ demand_acct(struct mem *m, struct req *rq, const struct outcome *o, bool memo)
 {
 	struct mstats *s = &m->st;
 	uint32_t l = o->line;
+	uint32_t rec = s->rec_of[l]; /* looked up once: the CPU set's bitset does not move it */
 
 	/* makes_shared reads the CPU set before it changes; mstats_add_cpu_fast changes
 	 * nothing when it fails. */
-	if ((!mstats_tracked(s, l) && makes_shared(s, l, rq, o)) ||
+	if ((rec == DIR_NONE && makes_shared(s, l, rq, o)) ||
 	    !mstats_add_cpu_fast(s, &s->cpus[l], rq->cpu))
 		return demand_rare(s, l, rq, o);
-	return demand_count(s, l, rq, o, memo);
+	return demand_count(s, rec, rq, o, memo);
 }
 
 uint32_t acct_demand(struct mem *m, struct req *rq, const struct outcome *o)
@@ -166,7 +173,8 @@ uint32_t acct_demand_memo(struct mem *m, struct req *rq, const struct outcome *o
 }
 
 /* The prefetch's counters in record @rec: of the buddy, or (@caused) of the demand line whose
- * miss caused it; added @how (acct_line). */
+ * miss caused it; added @how (acct_line).  Those of a HITM and of invalidations only when
+ * there are some (pf_count): a 0 added changes no word and carries nothing. */
 static inline __attribute__((always_inline)) uint64_t
 pf_put(struct mstats *s, uint32_t rec, const struct outcome *o, bool caused, enum acct_put how)
 {
@@ -179,8 +187,10 @@ pf_put(struct mstats *s, uint32_t rec, const struct outcome *o, bool caused, enu
 		return c;
 	}
 	c |= acct_put(s, rec, w, LS_PF_FILLS, o->filled, how);
-	c |= acct_put(s, rec, w, LS_PF_HITM, o->pf_hitm, how);
 	c |= acct_put(s, rec, w, LS_PF_XFER, o->from_cache && !o->pf_hitm, how);
+	if (!o->pf_hitm && !o->nr_inv)
+		return c;
+	c |= acct_put(s, rec, w, LS_PF_HITM, o->pf_hitm, how);
 	c |= acct_put(s, rec, w, LS_PF_INV, o->nr_inv, how);
 	return c;
 }
@@ -195,7 +205,7 @@ pf_count(struct mstats *s, uint32_t l, const struct req *rq, const struct outcom
 	uint64_t c = rec == DIR_NONE ? pf_put(s, rec, o, false, PUT_TOTALS)
 				     : pf_put(s, rec, o, false, how);
 
-	if (rq->cause == DIR_NONE)
+	if (rq->cause == DIR_NONE || (!o->pf_hitm && !o->nr_inv)) /* nothing caused */
 		return c;
 	rec = s->rec_of[rq->cause];
 	c |= rec == DIR_NONE ? pf_put(s, rec, o, true, PUT_TOTALS) : pf_put(s, rec, o, true, how);

@@ -238,13 +238,15 @@ uint32_t mstats_orow_find(const struct mstats *s, uint32_t line, uint8_t off, ui
 void mstats_cpuset_grow(struct mstats *s, cpuset_t *set, int cpu);
 
 /* mstats_add_cpu_fast - mstats_add_cpu() unless @set needs a pool bitset: false then, and
- * nothing changed (the caller calls mstats_add_cpu, out of its fast path). */
+ * nothing changed (the caller calls mstats_add_cpu, out of its fast path).  A bitset first
+ * (CPUSET_NONE has the CPUSET_ONE bit): most accesses that get here are to a shared line or
+ * row, and one test then finds it. */
 static inline bool mstats_add_cpu_fast(struct mstats *s, cpuset_t *set, int cpu)
 {
-	if (*set == CPUSET_NONE)
-		*set = CPUSET_ONE | (uint32_t)cpu;
-	else if (!(*set & CPUSET_ONE))
+	if (!(*set & CPUSET_ONE))
 		s->cpu_pool[*set + (uint32_t)(cpu >> 6)] |= 1ull << (cpu & 63);
+	else if (*set == CPUSET_NONE)
+		*set = CPUSET_ONE | (uint32_t)cpu;
 	else if (*set != (CPUSET_ONE | (uint32_t)cpu))
 		return false;
 	return true;

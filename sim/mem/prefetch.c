@@ -30,8 +30,9 @@ static bool pf_drops(const struct mem *m, const struct req *rq, uint32_t idx)
  * core lost to another one: the directory, asked once (the buddy's region is the demand
  * line's, which it remembers), says whether the core may hold it (mem_check_line).  If not,
  * its L2 is not searched, and a row that only drops it is done here as mem_request_ways()
- * would -- the action counted, nothing touched, no cost -- without the request.  Check mode
- * searches and runs the row, and reports a directory that lies. */
+ * and acct_prefetch() would -- the action counted, the buddy's pf_dropped, nothing touched,
+ * no cost -- without the request.  Check mode searches and runs the row, and reports a
+ * directory that lies. */
 static void pf_request(struct mem *m, const struct req *rq)
 {
 	uint32_t idx = dir_lookup(&m->dir, rq->la);
@@ -42,9 +43,7 @@ static void pf_request(struct mem *m, const struct req *rq)
 		w2 = pcache_lookup(&m->core[rq->core].l2, rq->la);
 	} else if (idx != DIR_NONE && pf_drops(m, rq, idx)) {
 		m->act_count[ACT_DROP_PF]++;
-		o = (struct outcome){.done = rq->now, .line = idx, .pf_event = EV_COUNT,
-				     .dropped = true};
-		acct_prefetch(m, rq, &o);
+		ls_add(&m->st, idx, LS_PF_DROPPED, 1); /* all acct_prefetch() does of a drop */
 		return;
 	}
 	if (w2)
