@@ -206,6 +206,25 @@ static inline __attribute__((always_inline)) void dir_add_sharer(struct dir *d, 
 	}
 }
 
+/* dir_del_member - dir_del_sharer() of @core, known to be in line @idx's set (send_inv walks
+ * it): the set is @core alone or a pool set with @core's bit, so neither is tested. */
+static inline void dir_del_member(struct dir *d, uint32_t idx, int core)
+{
+	struct dline *dl = &d->line[idx];
+
+	if (dl->sh & SH_ONE) {
+		dl->sh = SH_NONE;
+		dl->nr_sharers = 0;
+	} else {
+		dir_pool_set(d, dl->sh)[core >> 6] &= ~(1ull << (core & 63));
+		dl->nr_sharers--;
+	}
+	if (dl->owner == core) {
+		dl->owner = -1;
+		dl->dirty = 0;
+	}
+}
+
 static inline void dir_del_sharer(struct dir *d, uint32_t idx, int core)
 {
 	struct dline *dl = &d->line[idx];

@@ -71,9 +71,11 @@ static void evict_copy(struct mem *m, int core, int socket, uint32_t idx, struct
 }
 
 /* The owner's side: @core receives @msg about line @idx; its own table row says what its copy
- * does.  Return: false (the run failed) when the table has no row for the copy's state. */
+ * does.  @member: @core is known to be in the line's sharer set (send_inv walks it), so its
+ * removal tests nothing (dir_del_member).  Return: false (the run failed) when the table has
+ * no row for the copy's state. */
 static inline __attribute__((always_inline)) bool
-owner_msg(struct mem *m, uint32_t idx, int core, int msg, simtime_t now)
+owner_msg(struct mem *m, uint32_t idx, int core, int msg, bool member, simtime_t now)
 {
 	struct dline *dl = &m->dir.line[idx];
 	struct hier *h = &m->core[core];
@@ -95,7 +97,10 @@ owner_msg(struct mem *m, uint32_t idx, int core, int msg, simtime_t now)
 	if (r->next_own == MESI_I) {
 		if (w2) /* as core_invalidate(), with both ways known */
 			hier_drop_ways(h, w2, w1);
-		dir_del_sharer(&m->dir, idx, core);
+		if (member)
+			dir_del_member(&m->dir, idx, core);
+		else
+			dir_del_sharer(&m->dir, idx, core);
 	} else {
 		if (w2)
 			hier_set_ways(h, w2, w1, r->next_own, NULL);
@@ -129,7 +134,7 @@ send_inv(struct mem *m, uint32_t idx, const struct req *rq, uint32_t *n)
 			if (c == rq->core)
 				continue;
 			remote |= mem_core_socket(m, c) != rq->socket;
-			owner_msg(m, idx, c, MSG_INV, rq->now);
+			owner_msg(m, idx, c, MSG_INV, true, rq->now);
 			(*n)++;
 		}
 	}
@@ -146,7 +151,7 @@ forward(struct mem *m, const struct req *rq, uint32_t idx, int msg, struct exec 
 
 	x->home = x->c2c = o->from_cache = true;
 	x->lat = tm_fwd(m->mc, mem_core_socket(m, owner), rq->socket, dl->home, x->hitm, &o->src);
-	owner_msg(m, idx, owner, msg, rq->now);
+	owner_msg(m, idx, owner, msg, false, rq->now);
 	if (msg == MSG_FWD_GETX)
 		o->nr_inv++;
 }
@@ -422,16 +427,13 @@ void mem_check_after(struct mem *m, const struct req *rq, uint32_t idx, int own,
 	mem_check_access(m, idx, rq->now);
 }
 
-static inline __attribute__((always_inline)) const struct mem_row *
-find_row(struct mem *m, const struct req *rq, uint32_t idx, int own, int others)
+/* The table has no row for @rq on line @idx (from @own, @others): the run fails. */
+static __attribute__((noinline, cold)) void
+no_row(struct mem *m, const struct req *rq, uint32_t idx, int own, int others)
 {
-	const struct mem_row *r = &m->rows[own][others][rq->event];
-
-	if (!r->r)
-		mem_fail(m, rq->now, idx, "no protocol row for own=%s others=%s event=%s (%s)",
-			 mesi_names[own], mesi_names[others], proto_event_names[rq->event],
-			 proto_impossible_reason(own, others, rq->event) ?: "missing row");
-	return r;
+	mem_fail(m, rq->now, idx, "no protocol row for own=%s others=%s event=%s (%s)",
+		 mesi_names[own], mesi_names[others], proto_event_names[rq->event],
+		 proto_impossible_reason(own, others, rq->event) ?: "missing row");
 }
 
 /* The rest of request_ways() once the row is found: run its actions (the set @acts), price
@@ -459,9 +461,10 @@ row_run(struct mem *m, const struct req *rq, uint32_t acts, uint32_t idx, int ow
 		out->done = tm_ready(out->done, x->ready_at);
 	if (x->write && mem_watched(m, idx) && m->on_write)
 		m->on_write(m->on_write_data, idx, out->done);
-	if (m->check)
+	if (m->check) {
+		assert(out->done >= rq->now); /* tm_charge, tm_ready: never earlier */
 		mem_check_after(m, rq, idx, own, others, r->r, out->dropped);
-	assert(out->done >= rq->now);
+	}
 }
 
 #define SHAPE_CASE(set)                                                                      \
@@ -502,7 +505,7 @@ request_ways(struct mem *m, const struct req *rq, struct cway *w2, struct cway *
 	struct exec x = {.w2 = w2, .w1 = demand ? w1 : NULL, .demand = demand};
 	uint32_t idx = w2 ? w2->line : line;
 	int own = w2 ? w2->state : MESI_I, others = mem_others(m, idx, rq->core, own);
-	const struct mem_row *r = find_row(m, rq, idx, own, others);
+	const struct mem_row *r = &m->rows[own][others][rq->event];
 
 	if (w2) {
 		x.in_l1 = demand && w1;
@@ -521,6 +524,7 @@ request_ways(struct mem *m, const struct req *rq, struct cway *w2, struct cway *
 	out->line = idx;
 	out->pf_event = EV_COUNT;
 	if (!r->r) {
+		no_row(m, rq, idx, own, others);
 		out->done = rq->now;
 		return;
 	}
