@@ -101,7 +101,7 @@ owner_msg(struct mem *m, struct dline *dl, uint32_t idx, int core, int msg, bool
 		if (w2) /* as core_invalidate(), with both ways known */
 			hier_drop_ways(h, w2, w1);
 		if (member)
-			dir_del_member(&m->dir, idx, core);
+			dir_del_member(&m->dir, dl, core);
 		else
 			dir_del_sharer(&m->dir, idx, core);
 	} else {
@@ -409,7 +409,7 @@ apply_next_own(struct mem *m, const struct req *rq, uint32_t idx, int own, int n
 
 		hier_set_ways(h, x->w2, w1, next_own, &dl->version);
 	}
-	dir_add_sharer(&m->dir, idx, rq->core);
+	dir_add_sharer_at(&m->dir, dl, idx, rq->core);
 	if (next_own == MESI_E || next_own == MESI_M) {
 		dl->owner = (int16_t)rq->core;
 		dl->dirty = next_own == MESI_M;
