@@ -188,10 +188,10 @@ static inline bool dir_has(const struct dir *d, uint32_t idx, int core)
 	return dir_pool_set(d, sh)[core >> 6] >> (core & 63) & 1;
 }
 
-static inline __attribute__((always_inline)) void dir_add_sharer(struct dir *d, uint32_t idx,
-								  int core)
+/* dir_add_sharer_at - dir_add_sharer() of line @idx whose entry @dl the caller holds. */
+static inline __attribute__((always_inline)) void
+dir_add_sharer_at(struct dir *d, struct dline *dl, uint32_t idx, int core)
 {
-	struct dline *dl = &d->line[idx];
 	uint64_t *w, bit = 1ull << (core & 63);
 
 	if (dl->sh == SH_NONE) {
@@ -203,6 +203,30 @@ static inline __attribute__((always_inline)) void dir_add_sharer(struct dir *d, 
 	} else if (!(*(w = &dir_pool_set(d, dl->sh)[core >> 6]) & bit)) {
 		*w |= bit;
 		dl->nr_sharers++;
+	}
+}
+
+static inline __attribute__((always_inline)) void dir_add_sharer(struct dir *d, uint32_t idx,
+								  int core)
+{
+	dir_add_sharer_at(d, &d->line[idx], idx, core);
+}
+
+/* dir_del_member - dir_del_sharer() of @core, known to be in the set of the line of entry @dl
+ * (send_inv walks it): the set is @core alone or a pool set with @core's bit, so neither is
+ * tested. */
+static inline void dir_del_member(struct dir *d, struct dline *dl, int core)
+{
+	if (dl->sh & SH_ONE) {
+		dl->sh = SH_NONE;
+		dl->nr_sharers = 0;
+	} else {
+		dir_pool_set(d, dl->sh)[core >> 6] &= ~(1ull << (core & 63));
+		dl->nr_sharers--;
+	}
+	if (dl->owner == core) {
+		dl->owner = -1;
+		dl->dirty = 0;
 	}
 }
 

@@ -29,6 +29,9 @@ struct exec {
 	struct cway *w2;     /* else the L2 way of the requester's copy */
 	struct cway *w1;     /* and, for a demand request, its L1d way (NULL: not in L1d) */
 	bool demand;
+	/* The line's directory entry, found once: no entry is added while a request runs (an
+	 * L2 victim's eviction is a request on a line that has one). */
+	struct dline *dl;
 };
 
 uint32_t mem_line_new(struct mem *m, uint64_t la)
@@ -71,11 +74,13 @@ static void evict_copy(struct mem *m, int core, int socket, uint32_t idx, struct
 }
 
 /* The owner's side: @core receives @msg about line @idx; its own table row says what its copy
- * does.  Return: false (the run failed) when the table has no row for the copy's state. */
+ * does.  @member: @core is known to be in the line's sharer set (send_inv walks it), so its
+ * removal tests nothing (dir_del_member).  Return: false (the run failed) when the table has
+ * no row for the copy's state. */
 static inline __attribute__((always_inline)) bool
-owner_msg(struct mem *m, uint32_t idx, int core, int msg, simtime_t now)
+owner_msg(struct mem *m, struct dline *dl, uint32_t idx, int core, int msg, bool member,
+	  simtime_t now)
 {
-	struct dline *dl = &m->dir.line[idx];
 	struct hier *h = &m->core[core];
 	/* Once, for the row and its effect. */
 	struct cway *w1, *w2 = hier_lookup_l2(h, dl->addr, &w1);
@@ -95,7 +100,10 @@ owner_msg(struct mem *m, uint32_t idx, int core, int msg, simtime_t now)
 	if (r->next_own == MESI_I) {
 		if (w2) /* as core_invalidate(), with both ways known */
 			hier_drop_ways(h, w2, w1);
-		dir_del_sharer(&m->dir, idx, core);
+		if (member)
+			dir_del_member(&m->dir, dl, core);
+		else
+			dir_del_sharer(&m->dir, idx, core);
 	} else {
 		if (w2)
 			hier_set_ways(h, w2, w1, r->next_own, NULL);
@@ -107,9 +115,10 @@ owner_msg(struct mem *m, uint32_t idx, int core, int msg, simtime_t now)
 	return true;
 }
 
-/* Invalidate every sharer but @core.  Return: the cost; *n gets how many copies went. */
+/* Invalidate every sharer of line @idx (entry @dl) but @rq's core.  Return: the cost; *n gets
+ * how many copies went. */
 static inline __attribute__((always_inline)) simtime_t
-send_inv(struct mem *m, uint32_t idx, const struct req *rq, uint32_t *n)
+send_inv(struct mem *m, struct dline *dl, uint32_t idx, const struct req *rq, uint32_t *n)
 {
 	uint64_t sh[C2C_MAX_CPUS / 64];
 	const uint64_t *set = dir_sharer_set(&m->dir, idx, sh);
@@ -129,7 +138,7 @@ send_inv(struct mem *m, uint32_t idx, const struct req *rq, uint32_t *n)
 			if (c == rq->core)
 				continue;
 			remote |= mem_core_socket(m, c) != rq->socket;
-			owner_msg(m, idx, c, MSG_INV, rq->now);
+			owner_msg(m, dl, idx, c, MSG_INV, true, rq->now);
 			(*n)++;
 		}
 	}
@@ -141,12 +150,12 @@ static inline __attribute__((always_inline)) void
 forward(struct mem *m, const struct req *rq, uint32_t idx, int msg, struct exec *x,
 	struct outcome *o)
 {
-	struct dline *dl = &m->dir.line[idx];
+	struct dline *dl = x->dl;
 	int owner = dl->owner;
 
 	x->home = x->c2c = o->from_cache = true;
 	x->lat = tm_fwd(m->mc, mem_core_socket(m, owner), rq->socket, dl->home, x->hitm, &o->src);
-	owner_msg(m, idx, owner, msg, rq->now);
+	owner_msg(m, dl, idx, owner, msg, false, rq->now);
 	if (msg == MSG_FWD_GETX)
 		o->nr_inv++;
 }
@@ -157,7 +166,7 @@ count_hitm(struct mem *m, const struct req *rq, uint32_t idx, struct exec *x,
 	   struct outcome *o)
 {
 	x->hitm = true;
-	o->src = tm_hitm_src(mem_core_socket(m, m->dir.line[idx].owner), rq->socket);
+	o->src = tm_hitm_src(mem_core_socket(m, x->dl->owner), rq->socket);
 }
 
 /* The source of data served by the requester's own copy: L1d or L2, or the fill buffer when
@@ -225,7 +234,7 @@ static inline __attribute__((always_inline)) void
 exec_transfer(struct mem *m, const struct req *rq, uint32_t idx, uint32_t acts, struct exec *x,
 	      struct outcome *o)
 {
-	struct dline *dl = &m->dir.line[idx];
+	struct dline *dl = x->dl;
 
 	if (runs(m, acts, ACT_FILL_MEM)) {
 		x->home = true;
@@ -247,7 +256,7 @@ exec_transfer(struct mem *m, const struct req *rq, uint32_t idx, uint32_t acts, 
 		dl->llc_valid |= 1u << rq->socket;
 	if (runs(m, acts, ACT_SEND_INV)) {
 		uint32_t n;
-		simtime_t inv = send_inv(m, idx, rq, &n);
+		simtime_t inv = send_inv(m, dl, idx, rq, &n);
 
 		x->home = x->c2c = true;
 		o->nr_inv += n;
@@ -379,7 +388,7 @@ static inline __attribute__((always_inline)) void
 apply_next_own(struct mem *m, const struct req *rq, uint32_t idx, int own, int next_own,
 	       const struct exec *x, simtime_t done, struct outcome *o)
 {
-	struct dline *dl = &m->dir.line[idx];
+	struct dline *dl = x->dl;
 
 	if (x->write)
 		mem_write_epoch(dl);
@@ -388,7 +397,6 @@ apply_next_own(struct mem *m, const struct req *rq, uint32_t idx, int own, int n
 	if (own == MESI_I) {
 		struct cway *slot = l2_slot(m, rq->core, x->victim, rq->now);
 
-		dl = &m->dir.line[idx];
 		hier_install(&m->core[rq->core], slot, rq->la, idx, next_own, dl->version,
 			     rq->prefetch, done);
 		o->filled = true;
@@ -401,7 +409,7 @@ apply_next_own(struct mem *m, const struct req *rq, uint32_t idx, int own, int n
 
 		hier_set_ways(h, x->w2, w1, next_own, &dl->version);
 	}
-	dir_add_sharer(&m->dir, idx, rq->core);
+	dir_add_sharer_at(&m->dir, dl, idx, rq->core);
 	if (next_own == MESI_E || next_own == MESI_M) {
 		dl->owner = (int16_t)rq->core;
 		dl->dirty = next_own == MESI_M;
@@ -422,16 +430,13 @@ void mem_check_after(struct mem *m, const struct req *rq, uint32_t idx, int own,
 	mem_check_access(m, idx, rq->now);
 }
 
-static inline __attribute__((always_inline)) const struct mem_row *
-find_row(struct mem *m, const struct req *rq, uint32_t idx, int own, int others)
+/* The table has no row for @rq on line @idx (from @own, @others): the run fails. */
+static __attribute__((noinline, cold)) void
+no_row(struct mem *m, const struct req *rq, uint32_t idx, int own, int others)
 {
-	const struct mem_row *r = &m->rows[own][others][rq->event];
-
-	if (!r->r)
-		mem_fail(m, rq->now, idx, "no protocol row for own=%s others=%s event=%s (%s)",
-			 mesi_names[own], mesi_names[others], proto_event_names[rq->event],
-			 proto_impossible_reason(own, others, rq->event) ?: "missing row");
-	return r;
+	mem_fail(m, rq->now, idx, "no protocol row for own=%s others=%s event=%s (%s)",
+		 mesi_names[own], mesi_names[others], proto_event_names[rq->event],
+		 proto_impossible_reason(own, others, rq->event) ?: "missing row");
 }
 
 /* The rest of request_ways() once the row is found: run its actions (the set @acts), price
@@ -446,7 +451,7 @@ row_run(struct mem *m, const struct req *rq, uint32_t acts, uint32_t idx, int ow
 	/* Priced before the next states are applied, so that a fill installs its copy with the
 	 * time its data arrives: applying them never reaches this line's busy_until (an L2
 	 * victim's EVICT row does not go to the home). */
-	out->done = tm_charge(m->mc, &m->dir.line[idx], rq->now, x->lat, x->home, x->c2c);
+	out->done = tm_charge(m->mc, x->dl, rq->now, x->lat, x->home, x->c2c);
 	if (applies)
 		apply_next_own(m, rq, idx, own, r->next_own, x, out->done, out);
 	if (x->demand && own != MESI_I && r->next_own != MESI_I) {
@@ -459,9 +464,10 @@ row_run(struct mem *m, const struct req *rq, uint32_t acts, uint32_t idx, int ow
 		out->done = tm_ready(out->done, x->ready_at);
 	if (x->write && mem_watched(m, idx) && m->on_write)
 		m->on_write(m->on_write_data, idx, out->done);
-	if (m->check)
+	if (m->check) {
+		assert(out->done >= rq->now); /* tm_charge, tm_ready: never earlier */
 		mem_check_after(m, rq, idx, own, others, r->r, out->dropped);
-	assert(out->done >= rq->now);
+	}
 }
 
 #define SHAPE_CASE(set)                                                                      \
@@ -501,8 +507,11 @@ request_ways(struct mem *m, const struct req *rq, struct cway *w2, struct cway *
 	bool demand = !rq->prefetch && rq->event != EV_EVICT;
 	struct exec x = {.w2 = w2, .w1 = demand ? w1 : NULL, .demand = demand};
 	uint32_t idx = w2 ? w2->line : line;
-	int own = w2 ? w2->state : MESI_I, others = mem_others(m, idx, rq->core, own);
-	const struct mem_row *r = find_row(m, rq, idx, own, others);
+	int own = w2 ? w2->state : MESI_I, others;
+
+	x.dl = &m->dir.line[idx];
+	others = mem_others_dl(x.dl, rq->core, own);
+	const struct mem_row *r = &m->rows[own][others][rq->event];
 
 	if (w2) {
 		x.in_l1 = demand && w1;
@@ -521,6 +530,7 @@ request_ways(struct mem *m, const struct req *rq, struct cway *w2, struct cway *
 	out->line = idx;
 	out->pf_event = EV_COUNT;
 	if (!r->r) {
+		no_row(m, rq, idx, own, others);
 		out->done = rq->now;
 		return;
 	}
