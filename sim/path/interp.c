@@ -57,7 +57,8 @@ static int64_t sext(uint64_t v, uint32_t size)
 	return size >= 8 ? (int64_t)v : (int64_t)(v << shift) >> shift;
 }
 
-/* Zero the locals of frame @f for a path of @n locals, before its arguments go in: in whole
+/* Zero the locals of frame @f for a path of @n locals, before its @args arguments go in
+ * (the blocks they fill whole are left: the arguments' stores cover them): in whole
  * blocks of FRAME_ZERO_BLOCK (PATH_MAX_LOCALS is a multiple of it), a few stores of a constant
  * size each, where a memset of the exact count was a call, which made push_frame save and
  * restore registers too.  Only the path's locals are ever read (its code names no others): the
@@ -65,9 +66,9 @@ static int64_t sext(uint64_t v, uint32_t size)
 #define FRAME_ZERO_BLOCK 4
 _Static_assert(PATH_MAX_LOCALS % FRAME_ZERO_BLOCK == 0, "frame_zero's blocks fill the locals");
 
-static inline void frame_zero(struct frame *f, uint32_t n)
+static inline void frame_zero(struct frame *f, uint32_t args, uint32_t n)
 {
-	for (uint32_t i = 0; i < n; i += FRAME_ZERO_BLOCK)
+	for (uint32_t i = args / FRAME_ZERO_BLOCK * FRAME_ZERO_BLOCK; i < n; i += FRAME_ZERO_BLOCK)
 		memset(&f->locals[i], 0, sizeof(int64_t) * FRAME_ZERO_BLOCK);
 }
 
@@ -96,7 +97,7 @@ void interp_call(struct ptask *t, uint32_t path, const int64_t *args, simtime_t 
 	t->depth = 0;
 	it_lines_new_call(t);
 	t->call_remote = 0;
-	frame_zero(&t->frames[0], p->nr_locals);
+	frame_zero(&t->frames[0], p->nr_params, p->nr_locals);
 	memcpy(t->frames[0].locals, args, sizeof(int64_t) * p->nr_params);
 	push_frame(t, path, p->code, -1, DIR_NONE, now);
 }
@@ -283,7 +284,7 @@ static void exec_call(struct ptask *t, const struct pinsn *in, int64_t *loc, sim
 	const uint8_t nr_args = in->nr_args;
 
 	if (t->depth < INTERP_MAX_DEPTH) {
-		frame_zero(&t->frames[t->depth], in->callee_locals);
+		frame_zero(&t->frames[t->depth], nr_args, in->callee_locals);
 		args = t->frames[t->depth].locals;
 	}
 	for (uint8_t i = 0; i < nr_args; i++)
@@ -392,7 +393,11 @@ static simtime_t scoreboard(struct ptask *t, const struct pinsn *in, struct fram
 	*r = it_deps_ready(f, in->deps);
 	if (waits_for_operands(in->op))
 		return *r > now ? *r : 0;
-	if (in->op != P_CALL && in->op != P_RETURN)
+	/* (the commonest, an assignment's or a loop step's one local, without pass_ready's
+	 * call) */
+	if (in->op == P_SET || in->op == P_FOR_NEXT)
+		it_set_ready(f, in->dst, *r);
+	else if (in->op == P_FOR_INIT)
 		pass_ready(in, f, *r);
 	return 0;
 }
@@ -483,9 +488,6 @@ _Static_assert(P_OP_COUNT == 21, "run_step() has a case for each of the 21 ops")
 
 static simtime_t run_step(struct ptask *t, simtime_t now)
 {
-	const struct machine *mc = t->w->mc;
-	const bool mlp = mc->mlp > 1;
-
 	t->now = now; /* every instruction of the step issues then */
 	for (uint32_t n = 0; n < INTERP_FREE_INSNS; n++) {
 		struct frame *f = t->top;
@@ -507,7 +509,7 @@ static simtime_t run_step(struct ptask *t, simtime_t now)
 			break;
 		case P_SET: /* the commonest free instructions, without exec_free's dispatch */
 			f->locals[in->dst] = it_val(t, &in->av, f->locals);
-			f->ip++;
+			f->ip = in + 1;
 			continue;
 		case P_JUMP_IF_NOT:
 			f->ip = it_cond(t, &in->av, f->locals) ? in + 1 : f->code + in->target;
@@ -518,7 +520,7 @@ static simtime_t run_step(struct ptask *t, simtime_t now)
 				f->ip++;
 			return next;
 		case P_RETURN: /* its value is there when its operands are */
-			if (mlp && t->depth > 1 && f->ret_dst >= 0)
+			if (t->depth > 1 && f->ret_dst >= 0 && t->w->mc->mlp > 1)
 				it_set_ready(&f[-1], f->ret_dst, ready);
 			if (exec_return(t, in, now))
 				return INTERP_DONE;
@@ -531,12 +533,12 @@ static simtime_t run_step(struct ptask *t, simtime_t now)
 		default: /* every op has its case: no test of the jump table's range */
 			__builtin_unreachable();
 		}
-		f->ip++;
+		f->ip = in + 1; /* (the ops that break leave it at @in: no load of it again) */
 		if (next > now)
 			return next;
 	}
 	/* INTERP_FREE_INSNS without simulated time: a cycle each (interp.h). */
-	return now + (simtime_t)INTERP_FREE_INSNS * mc->cycle;
+	return now + (simtime_t)INTERP_FREE_INSNS * t->w->mc->cycle;
 }
 
 simtime_t interp_run(struct ptask *t, simtime_t now)
