@@ -56,12 +56,14 @@ hit_apply(struct mem *m, struct hier *h, const struct req *rq, const struct hier
 	int next = hr->next_own;
 
 	hr->nr++;
-	*out = (struct outcome){.line = line, .pf_event = EV_COUNT,
-				.src = w1 ? SRC_L1 : SRC_L2,   /* hit (own_src: the data is there) */
-				/* an L1d copy's L2 twin is no unused prefetch (hier.h) */
-				.pf_used = !w1 && w2->pf,
-				.st_l1hit = hr->st_hit && w1,  /* count_st_hit */
-				.done = rq->now + (w1 ? m->mc->l1d.latency : m->mc->l2.latency)};
+	/* Only what a hit's accounting and mem_demand_done() read: no zeroing of the rest
+	 * (HITM, RFO, invalidations, the fill's flags), which only a miss has and sets. */
+	out->line = line;
+	out->pf_event = EV_COUNT;
+	out->src = w1 ? SRC_L1 : SRC_L2;         /* hit (own_src: the data is there) */
+	out->pf_used = !w1 && w2->pf;            /* an L1d copy's L2 twin is no unused prefetch */
+	out->st_l1hit = hr->st_hit && w1;        /* count_st_hit */
+	out->done = rq->now + (w1 ? m->mc->l1d.latency : m->mc->l2.latency);
 	/* Else the data is on its way, in the fill buffer (own_src); it is done when the data is
 	 * there (tm_ready).  The twins' fill completes at one time (hier_l1_fill copies it). */
 	if (in_flight && __builtin_expect(c->ready_at > rq->now, 0)) {
