@@ -57,9 +57,9 @@ hit_apply(struct mem *m, struct hier *h, const struct req *rq, const struct hier
 
 	hr->nr++;
 	/* Only what a hit's accounting and mem_demand_done() read: no zeroing of the rest
-	 * (HITM, RFO, invalidations, the fill's flags), which only a miss has and sets. */
+	 * (HITM, RFO, invalidations, the fill's flags, the buddy prefetch), which only a miss
+	 * has and sets. */
 	out->line = line;
-	out->pf_event = EV_COUNT;
 	out->src = w1 ? SRC_L1 : SRC_L2;         /* hit (own_src: the data is there) */
 	out->pf_used = !w1 && w2->pf;            /* an L1d copy's L2 twin is no unused prefetch */
 	out->st_l1hit = hr->st_hit && w1;        /* count_st_hit */
