@@ -212,22 +212,34 @@ static inline __attribute__((always_inline)) void dir_add_sharer(struct dir *d, 
 	dir_add_sharer_at(d, &d->line[idx], idx, core);
 }
 
-/* dir_del_member - dir_del_sharer() of @core, known to be in the set of the line of entry @dl
- * (send_inv walks it): the set is @core alone or a pool set with @core's bit, so neither is
- * tested. */
-static inline void dir_del_member(struct dir *d, struct dline *dl, int core)
+/* dir_unshare - @core, known to be in the sharer set of the line of entry @dl, leaves it:
+ * the set is @core alone or a pool set with @core's bit, so neither is tested. */
+static inline void dir_unshare(struct dir *d, struct dline *dl, int core)
 {
 	if (dl->sh & SH_ONE) {
 		dl->sh = SH_NONE;
 		dl->nr_sharers = 0;
 	} else {
-		dir_pool_set(d, dl->sh)[core >> 6] &= ~(1ull << (core & 63));
+		dir_pool_set(d, dl->sh)[core >> 6] &= ~(1ull << (core & 63)); /* it keeps the set */
 		dl->nr_sharers--;
 	}
+}
+
+/* @core's copy of the line of entry @dl is gone: if it was the owner, the line has none. */
+static inline void dir_owner_gone(struct dline *dl, int core)
+{
 	if (dl->owner == core) {
 		dl->owner = -1;
 		dl->dirty = 0;
 	}
+}
+
+/* dir_del_member - dir_del_sharer() of @core, known to be in the set of the line of entry @dl
+ * (send_inv walks it): its removal tests nothing. */
+static inline void dir_del_member(struct dir *d, struct dline *dl, int core)
+{
+	dir_unshare(d, dl, core);
+	dir_owner_gone(dl, core);
 }
 
 static inline void dir_del_sharer(struct dir *d, uint32_t idx, int core)
@@ -235,6 +247,7 @@ static inline void dir_del_sharer(struct dir *d, uint32_t idx, int core)
 	struct dline *dl = &d->line[idx];
 	uint64_t *w, bit = 1ull << (core & 63);
 
+	/* dir_unshare() with the membership tests, in one pass */
 	if (dl->sh == (SH_ONE | (uint32_t)core)) {
 		dl->sh = SH_NONE;
 		dl->nr_sharers = 0;
@@ -243,10 +256,7 @@ static inline void dir_del_sharer(struct dir *d, uint32_t idx, int core)
 		*w &= ~bit; /* the line keeps its pool set */
 		dl->nr_sharers--;
 	}
-	if (dl->owner == core) {
-		dl->owner = -1;
-		dl->dirty = 0;
-	}
+	dir_owner_gone(dl, core);
 }
 
 #endif
