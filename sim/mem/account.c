@@ -230,7 +230,7 @@ static __attribute__((noinline)) void pf_rare(struct mstats *s, uint32_t l,
 					      const struct req *rq, const struct outcome *o)
 {
 	if (o->dropped) {
-		ls_add(s, l, LS_PF_DROPPED, 1);
+		acct_pf_dropped(s, l);
 		return;
 	}
 	mstats_track(s, l); /* a HITM makes the buddy shared */

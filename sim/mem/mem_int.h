@@ -317,6 +317,12 @@ acct_hit_regs(struct mem *m, struct req *rq, int event, const struct outcome *o)
 	acct_hit_in(m, rq, event, o, true, true);
 }
 void acct_prefetch(struct mem *m, const struct req *rq, const struct outcome *o);
+/* acct_pf_dropped - what acct_prefetch() counts of a prefetch of line @idx that was dropped
+ * (outcome.dropped): for pf_request(), which drops one without a request. */
+static inline void acct_pf_dropped(struct mstats *s, uint32_t idx)
+{
+	ls_add(s, idx, LS_PF_DROPPED, 1);
+}
 void acct_locked(struct mem *m, uint32_t idx);
 
 /* prefetch.c */

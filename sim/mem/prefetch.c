@@ -43,7 +43,7 @@ static void pf_request(struct mem *m, const struct req *rq)
 		w2 = pcache_lookup(&m->core[rq->core].l2, rq->la);
 	} else if (idx != DIR_NONE && pf_drops(m, rq, idx)) {
 		m->act_count[ACT_DROP_PF]++;
-		ls_add(&m->st, idx, LS_PF_DROPPED, 1); /* all acct_prefetch() does of a drop */
+		acct_pf_dropped(&m->st, idx);
 		return;
 	}
 	if (w2)
