@@ -138,6 +138,9 @@ struct mem {
 	 * msg): what a request reads of them, in one place (mem_decode_rows). */
 	struct mem_row rows[MESI_COUNT][MESI_COUNT][EV_COUNT];
 	struct mem_orow orows[MESI_COUNT][MSG_COUNT];
+	/* orows[S][INV] only drops the copy (no action, next I): send_inv then drops a Shared
+	 * sharer's copy without reading the row (drop_shared). */
+	bool inv_drops_shared;
 	struct dir dir;
 	struct hier *core;      /* each core's L1d and L2 */
 	uint16_t *cpu_core;     /* per CPU: machine_cpu_core(), a table (no division per access) */

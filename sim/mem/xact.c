@@ -115,6 +115,22 @@ owner_msg(struct mem *m, struct dline *dl, uint32_t idx, int core, int msg, bool
 	return true;
 }
 
+/* @core, in the sharer set of line @idx (entry @dl), receives MSG_INV: a Shared copy, when
+ * the table's row only drops it (m->inv_drops_shared), goes at once; any other by its row. */
+static inline __attribute__((always_inline)) void
+drop_shared(struct mem *m, struct dline *dl, uint32_t idx, int core, simtime_t now)
+{
+	struct hier *h = &m->core[core];
+	struct cway *w1, *w2 = hier_lookup_l2(h, dl->addr, &w1);
+
+	if (w2 && w2->state == MESI_S && m->inv_drops_shared) {
+		hier_drop_ways(h, w2, w1); /* the row's next state, I */
+		dir_del_member(&m->dir, dl, core); /* and its sharer bit */
+	} else {
+		owner_msg(m, dl, idx, core, MSG_INV, true, now);
+	}
+}
+
 /* Invalidate every sharer of line @idx (entry @dl) but @rq's core.  Return: the cost; *n gets
  * how many copies went. */
 static inline __attribute__((always_inline)) simtime_t
@@ -138,7 +154,7 @@ send_inv(struct mem *m, struct dline *dl, uint32_t idx, const struct req *rq, ui
 			if (c == rq->core)
 				continue;
 			remote |= mem_core_socket(m, c) != rq->socket;
-			owner_msg(m, dl, idx, c, MSG_INV, true, rq->now);
+			drop_shared(m, dl, idx, c, rq->now);
 			(*n)++;
 		}
 	}
@@ -218,6 +234,8 @@ void mem_decode_rows(struct mem *m)
 			for (int a = 0; r && a < PROTO_MAX_OACTIONS && r->act[a]; a++)
 				d->acts |= (uint8_t)(1u << r->act[a]);
 		}
+	m->inv_drops_shared = m->orows[MESI_S][MSG_INV].valid && !m->orows[MESI_S][MSG_INV].acts &&
+			      m->orows[MESI_S][MSG_INV].next_own == MESI_I;
 }
 
 /* Is @act in the row's set @acts?  Then it runs: count it. */
