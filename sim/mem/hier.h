@@ -161,6 +161,20 @@ static inline void hier_lookup_ways(struct hier *h, uint64_t la, struct hier_way
 	w->w2 = pcache_find_in(&h->l2, la, &w->i2) ? &h->l2.way[w->i2] : NULL;
 }
 
+/* hier_lookup_ways_l2 - hier_lookup_ways() that scans L2 first, then reads only the L1d way
+ * the L2 way names (hier_l1_way): for a stream of stores to lines L1d mostly lacks (page
+ * zeroing, mem_store_run), where the L1d scan nearly always fails. */
+static inline void hier_lookup_ways_l2(struct hier *h, uint64_t la, struct hier_ways *w)
+{
+	if (!pcache_find_in(&h->l2, la, &w->i2)) {
+		w->w2 = NULL;
+		return;
+	}
+	w->w2 = &h->l2.way[w->i2];
+	w->i1 = pcache_set_index(&h->l1, la) + w->w2->l2w;
+	w->w1 = h->l1.tags[w->i1] == la + 1 ? &h->l1.way[w->i1] : NULL;
+}
+
 /* hier_touch_ways - a demand use of the copy in @w: refresh LRU, bring it into L1d, and it
  * is no longer an unused prefetch. */
 static inline void hier_touch_ways(struct hier *h, const struct hier_ways *w)

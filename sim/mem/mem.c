@@ -25,12 +25,13 @@ struct found {
  * (and socket, which a miss sets when it has no @f: mem_access_from() leaves it to the miss);
  * returns when its data (or ownership) is there.  @f: the ways its caller found, or NULL;
  * only a memo's request (mem_memo_miss) comes with them, and only it remembers its Pareto
- * row (acct_orow_memo).
+ * row (acct_orow_memo).  @l2first (a constant): look the line up in L2 first
+ * (hier_lookup_ways_l2), for a run of stores (mem_store_run), whose lines L1d mostly lacks.
  * *line gets the line's directory index (DIR_NONE when the run failed).  Inlined into each
  * case of access_line(): it is on every access's path. */
 static inline __attribute__((always_inline)) simtime_t
 demand(struct mem *m, struct req *rq, int event, simtime_t now, const struct found *f,
-       uint32_t *line)
+       bool l2first, uint32_t *line)
 {
 	struct outcome o;
 	struct hier_ways w;
@@ -40,6 +41,8 @@ demand(struct mem *m, struct req *rq, int event, simtime_t now, const struct fou
 	rq->now = now;
 	if (f)
 		w = (struct hier_ways){.w2 = f->w2, .w1 = f->w1};
+	else if (l2first)
+		hier_lookup_ways_l2(&m->core[rq->core], rq->la, &w);
 	else /* (with the ways' indices, which a hit takes: no pointer arithmetic) */
 		hier_lookup_ways(&m->core[rq->core], rq->la, &w);
 	/* Looked up once for both: mem_hit changes nothing when it does not serve. */
@@ -69,7 +72,7 @@ demand(struct mem *m, struct req *rq, int event, simtime_t now, const struct fou
 
 /* One access's part on the line of @rq (its la and off set); *idx gets the line (DIR_NONE
  * when the run failed); @f as for demand(); a store's buffer is @sbo, or found (NULL: a
- * constant but in a run of stores).  Inlined too: most accesses are one line, and a hit is a
+ * constant but in a run of stores, whose lines demand() looks up in L2 first).  Inlined too: most accesses are one line, and a hit is a
  * few dozen instructions. */
 static inline __attribute__((always_inline)) simtime_t
 access_line(struct mem *m, struct req *rq, enum mem_op op, simtime_t now,
@@ -80,20 +83,20 @@ access_line(struct mem *m, struct req *rq, enum mem_op op, simtime_t now,
 
 	switch (op) {
 	case MEM_LOAD:
-		return demand(m, rq, EV_LOAD, now, f, idx);
+		return demand(m, rq, EV_LOAD, now, f, false, idx);
 	case MEM_STORE:
 		/* The store buffer changes no cache: @f's ways stay right. */
 		b = sbo ? *sbo : sb_of(m, rq->cpu);
 		t = sb_slot_in(b.sb, b.ring, b.n, now);
-		sb_push_in(b.sb, b.ring, b.n, demand(m, rq, EV_STORE, t, f, idx));
+		sb_push_in(b.sb, b.ring, b.n, demand(m, rq, EV_STORE, t, f, sbo != NULL, idx));
 		return t + m->mc->cycle;
 	case MEM_RMW:
-		return demand(m, rq, EV_RMW, now, f, idx) + m->mc->cycle;
+		return demand(m, rq, EV_RMW, now, f, false, idx) + m->mc->cycle;
 	case MEM_LOCKED_RMW:
 		/* It starts once every buffered store has committed (the buffer is then empty:
 		 * sb_slot drops entries whose commit time has passed). */
 		t = mem_sb_drained(m, rq->cpu, now);
-		done = demand(m, rq, EV_RMW, t, f, idx) + m->mc->locked_rmw;
+		done = demand(m, rq, EV_RMW, t, f, false, idx) + m->mc->locked_rmw;
 		if (*idx != DIR_NONE) {
 			/* The line stays with us until the locked operation completes. */
 			tm_hold(&m->dir.line[*idx], done);
