@@ -163,10 +163,20 @@ static inline void hier_lookup_ways(struct hier *h, uint64_t la, struct hier_way
 
 /* hier_lookup_ways_l2 - hier_lookup_ways() that scans L2 first, then reads only the L1d way
  * the L2 way names (hier_l1_way): for a stream of stores to lines L1d mostly lacks (page
- * zeroing, mem_store_run), where the L1d scan nearly always fails. */
-static inline void hier_lookup_ways_l2(struct hier *h, uint64_t la, struct hier_ways *w)
+ * zeroing, mem_store_run), where the L1d scan nearly always fails.  Way *@way of the set is
+ * tried before the scan, which sets it to the way found: a stream's lines sit in
+ * consecutive sets, filled one after another, so mostly in the same way (default-before:
+ * every L2 hit of a run is found there). */
+static inline void hier_lookup_ways_l2(struct hier *h, uint64_t la, struct hier_ways *w,
+				       uint32_t *way)
 {
-	if (!pcache_find_in(&h->l2, la, &w->i2)) {
+	size_t s = pcache_set_index(&h->l2, la);
+
+	if (h->l2.tags[s + *way] == la + 1) {
+		w->i2 = s + *way;
+	} else if (pcache_find_in(&h->l2, la, &w->i2)) {
+		*way = (uint32_t)(w->i2 - s);
+	} else {
 		w->w2 = NULL;
 		return;
 	}

@@ -25,13 +25,14 @@ struct found {
  * (and socket, which a miss sets when it has no @f: mem_access_from() leaves it to the miss);
  * returns when its data (or ownership) is there.  @f: the ways its caller found, or NULL;
  * only a memo's request (mem_memo_miss) comes with them, and only it remembers its Pareto
- * row (acct_orow_memo).  @l2first (a constant): look the line up in L2 first
- * (hier_lookup_ways_l2), for a run of stores (mem_store_run), whose lines L1d mostly lacks.
+ * row (acct_orow_memo).  @l2way (NULL, a constant, but in a run of stores: mem_store_run):
+ * look the line up in L2 first, at that way first (hier_lookup_ways_l2): L1d mostly lacks a
+ * run's lines.
  * *line gets the line's directory index (DIR_NONE when the run failed).  Inlined into each
  * case of access_line(): it is on every access's path. */
 static inline __attribute__((always_inline)) simtime_t
 demand(struct mem *m, struct req *rq, int event, simtime_t now, const struct found *f,
-       bool l2first, uint32_t *line)
+       uint32_t *l2way, uint32_t *line)
 {
 	struct outcome o;
 	struct hier_ways w;
@@ -41,8 +42,8 @@ demand(struct mem *m, struct req *rq, int event, simtime_t now, const struct fou
 	rq->now = now;
 	if (f)
 		w = (struct hier_ways){.w2 = f->w2, .w1 = f->w1};
-	else if (l2first)
-		hier_lookup_ways_l2(&m->core[rq->core], rq->la, &w);
+	else if (l2way)
+		hier_lookup_ways_l2(&m->core[rq->core], rq->la, &w, l2way);
 	else /* (with the ways' indices, which a hit takes: no pointer arithmetic) */
 		hier_lookup_ways(&m->core[rq->core], rq->la, &w);
 	/* Looked up once for both: mem_hit changes nothing when it does not serve. */
@@ -70,33 +71,42 @@ demand(struct mem *m, struct req *rq, int event, simtime_t now, const struct fou
 	return o.done;
 }
 
+/* What a run of stores (mem_store_run) keeps from one store to the next: its CPU's store
+ * buffer, and the L2 way (in its set) its last line was found in, looked at first for the
+ * next line (hier_lookup_ways_l2). */
+struct run_at {
+	struct sb_of sbo;
+	uint32_t l2way;
+};
+
 /* One access's part on the line of @rq (its la and off set); *idx gets the line (DIR_NONE
- * when the run failed); @f as for demand(); a store's buffer is @sbo, or found (NULL: a
- * constant but in a run of stores, whose lines demand() looks up in L2 first).  Inlined too: most accesses are one line, and a hit is a
- * few dozen instructions. */
+ * when the run failed); @f as for demand(); @run: a run of stores' (NULL, a constant, but in
+ * mem_store_run), whose store buffer is known and whose lines demand() looks up in L2 first.
+ * Inlined too: most accesses are one line, and a hit is a few dozen instructions. */
 static inline __attribute__((always_inline)) simtime_t
 access_line(struct mem *m, struct req *rq, enum mem_op op, simtime_t now,
-	    const struct found *f, uint32_t *idx, const struct sb_of *sbo)
+	    const struct found *f, uint32_t *idx, struct run_at *run)
 {
 	simtime_t t, done;
 	struct sb_of b;
 
 	switch (op) {
 	case MEM_LOAD:
-		return demand(m, rq, EV_LOAD, now, f, false, idx);
+		return demand(m, rq, EV_LOAD, now, f, NULL, idx);
 	case MEM_STORE:
 		/* The store buffer changes no cache: @f's ways stay right. */
-		b = sbo ? *sbo : sb_of(m, rq->cpu);
+		b = run ? run->sbo : sb_of(m, rq->cpu);
 		t = sb_slot_in(b.sb, b.ring, b.n, now);
-		sb_push_in(b.sb, b.ring, b.n, demand(m, rq, EV_STORE, t, f, sbo != NULL, idx));
+		sb_push_in(b.sb, b.ring, b.n,
+			   demand(m, rq, EV_STORE, t, f, run ? &run->l2way : NULL, idx));
 		return t + m->mc->cycle;
 	case MEM_RMW:
-		return demand(m, rq, EV_RMW, now, f, false, idx) + m->mc->cycle;
+		return demand(m, rq, EV_RMW, now, f, NULL, idx) + m->mc->cycle;
 	case MEM_LOCKED_RMW:
 		/* It starts once every buffered store has committed (the buffer is then empty:
 		 * sb_slot drops entries whose commit time has passed). */
 		t = mem_sb_drained(m, rq->cpu, now);
-		done = demand(m, rq, EV_RMW, t, f, false, idx) + m->mc->locked_rmw;
+		done = demand(m, rq, EV_RMW, t, f, NULL, idx) + m->mc->locked_rmw;
 		if (*idx != DIR_NONE) {
 			/* The line stays with us until the locked operation completes. */
 			tm_hold(&m->dir.line[*idx], done);
@@ -146,7 +156,7 @@ static inline struct req req_of(const struct mem *m, int cpu, uint32_t site, uin
  * keeps nothing of its line that the next one's req_at does not set again). */
 static inline __attribute__((always_inline)) simtime_t
 access_req(struct mem *m, struct req *rq, uint64_t addr, uint32_t size, const enum mem_op op,
-	   simtime_t now, const struct sb_of *sbo)
+	   simtime_t now, struct run_at *run)
 {
 	simtime_t t;
 
@@ -154,7 +164,7 @@ access_req(struct mem *m, struct req *rq, uint64_t addr, uint32_t size, const en
 	if (m->failed)
 		return now;
 	req_at(m, rq, addr);
-	t = access_line(m, rq, op, now, NULL, &m->last_line, sbo);
+	t = access_line(m, rq, op, now, NULL, &m->last_line, run);
 	/* Past the line's end: one addition on its offset, no shift of the address. */
 	if (__builtin_expect(rq->off + (uint64_t)size > m->gsize, 0))
 		t = access_rest(m, rq, op, addr + size - 1, t);
@@ -198,13 +208,13 @@ uint32_t mem_store_run(struct mem *m, int cpu, uint64_t addr, uint32_t n, uint32
 		       simtime_t until, const volatile sig_atomic_t *stop, struct mem_run *out)
 {
 	struct req rq = req_of(m, cpu, site, caller);
-	const struct sb_of sbo = sb_of(m, cpu);
+	struct run_at run = {.sbo = sb_of(m, cpu)};
 	simtime_t t = *now;
 	uint32_t i;
 
 	assert(n <= MEM_RUN_MAX);
 	for (i = 0; i < n && !m->failed && !*stop && !(until && t >= until); i++) {
-		t = access_req(m, &rq, addr + (uint64_t)i * stride, size, MEM_STORE, t, &sbo);
+		t = access_req(m, &rq, addr + (uint64_t)i * stride, size, MEM_STORE, t, &run);
 		out->line[i] = m->last_line;
 		out->src[i] = (uint8_t)m->last_src;
 	}
