@@ -58,6 +58,40 @@ bool it_out_of_range(struct ptask *t, int64_t v, int64_t n, const char *what)
 	return false;
 }
 
+/* The address of @a whatever its entity handle (interp_addr.h takes this way for a handle out
+ * of range or of another kind than the path's): each part tested. */
+uint64_t it_addr_any(struct ptask *t, const struct member_ref *a, const int64_t *loc)
+{
+	const struct entities *es = t->w->ents;
+	const uint32_t nodes = (uint32_t)t->w->mc->numa_nodes;
+	uint64_t base;
+	int64_t node = 0, e;
+	bool percpu = a->percpu;
+
+	if (a->ptr >= 0)
+		return ptr_addr(t, a, loc);
+	if (a->nodev.kind && !it_in_range(t, node = it_val(t, &a->nodev, loc), nodes, "node"))
+		node = 0;
+	if (a->ent < 0) {
+		base = es->global_base[(uint32_t)a->obj * nodes + (uint32_t)node];
+	} else {
+		if (!it_in_range(t, e = loc[a->ent], es->nr, "entity"))
+			return stand_in(t);
+		/* An entity of another kind than the path's: its kind's object, per cpu or not. */
+		if (es->kind[e] != a->kind) {
+			const struct kind *k = &t->w->prog->kinds[es->kind[e]];
+
+			if (!it_in_range(t, a->obj, k->nr_obj, "object of entity"))
+				return stand_in(t);
+			percpu = k->obj[a->obj].percpu;
+		}
+		base = es->base[es->base_at[e] + (uint32_t)a->obj * nodes + (uint32_t)node];
+	}
+	if (percpu)
+		base += (uint64_t)percpu_cpu(t, a, loc) * PERCPU_STRIDE;
+	return base + member_offset(t, a, loc);
+}
+
 uint64_t it_addr(struct ptask *t, const struct member_ref *a)
 {
 	return it_addr_inline(t, a, t->top->locals);

@@ -52,44 +52,69 @@ static inline uint64_t ptr_addr(struct ptask *t, const struct member_ref *a, con
 	return base + member_offset(t, a, loc);
 }
 
-/* it_addr_inline - the address of @a for the thread's current frame, whose locals are @loc. */
+/* it_addr_any - the address of @a whatever its entity handle (out of line: the forms'
+ * copies take it for a handle out of range or of another kind than the path's), each part
+ * tested. */
+uint64_t it_addr_any(struct ptask *t, const struct member_ref *a, const int64_t *loc);
+
+/* The CPU of a per-cpu object's instance: the executing one, or the address's @CPU. */
+static inline int64_t percpu_cpu(struct ptask *t, const struct member_ref *a, const int64_t *loc)
+{
+	int64_t cpu = t->cpu;
+
+	if (a->cpuv.kind && !it_in_range(t, cpu = it_val(t, &a->cpuv, loc), t->w->mc->nr_cpus, "CPU"))
+		cpu = t->cpu;
+	return cpu;
+}
+
+/* The address of @a, of form @form (a constant: each form's copy has only its parts).  An
+ * entity handle out of range or of a kind other than the one compiled against takes the
+ * general way (it_addr_any), which finds its error or its kind's object. */
+static inline __attribute__((always_inline)) uint64_t
+addr_of_form(struct ptask *t, const struct member_ref *a, const int64_t *loc, const unsigned form)
+{
+	const struct entities *es = t->w->ents;
+	const uint32_t nodes = (uint32_t)t->w->mc->numa_nodes;
+	int64_t node = 0;
+	uint64_t base;
+
+	if (form & AF_PTR)
+		return ptr_addr(t, a, loc);
+	if ((form & AF_NODE) && !it_in_range(t, node = it_val(t, &a->nodev, loc), nodes, "node"))
+		node = 0;
+	if (form & AF_ENT) {
+		int64_t e = loc[a->ent];
+
+		if ((uint64_t)e >= es->nr || es->kind[e] != a->kind)
+			return it_addr_any(t, a, loc);
+		base = es->base[es->base_at[e] + (uint32_t)a->obj * nodes + (uint32_t)node];
+	} else {
+		base = es->global_base[(uint32_t)a->obj * nodes + (uint32_t)node];
+	}
+	if (form & AF_PERCPU)
+		base += (uint64_t)percpu_cpu(t, a, loc) * PERCPU_STRIDE;
+	return base + member_offset(t, a, loc);
+}
+
+/* it_addr_inline - the address of @a for the thread's current frame, whose locals are @loc:
+ * one branch on its form (enum addr_form) to that form's copy. */
 static inline __attribute__((always_inline)) uint64_t
 it_addr_inline(struct ptask *t, const struct member_ref *a, const int64_t *loc)
 {
-	struct world *w = t->w;
-	const uint32_t nodes = (uint32_t)w->mc->numa_nodes;
-	uint64_t base;
-	int64_t node = 0, cpu = t->cpu;
-	bool percpu = a->percpu;
-
-	if (a->ptr >= 0)
-		return ptr_addr(t, a, loc);
-	if (a->nodev.kind && !it_in_range(t, node = it_val(t, &a->nodev, loc), nodes, "node"))
-		node = 0;
-	if (a->ent >= 0) {
-		int64_t e = loc[a->ent];
-
-		if (!it_in_range(t, e, w->ents->nr, "entity"))
-			return stand_in(t);
-		/* An entity of the kind the path names has the object, per cpu or not, as
-		 * compiled; another kind's is looked up. */
-		if (w->ents->kind[e] != a->kind) {
-			const struct kind *k = &w->prog->kinds[w->ents->kind[e]];
-
-			if (!it_in_range(t, a->obj, k->nr_obj, "object of entity"))
-				return stand_in(t);
-			percpu = k->obj[a->obj].percpu;
-		}
-		base = w->ents->base[w->ents->base_at[e] + (uint32_t)a->obj * nodes + (uint32_t)node];
-	} else {
-		base = w->ents->global_base[(uint32_t)a->obj * nodes + (uint32_t)node];
+	switch (a->form) {
+	case 0: return addr_of_form(t, a, loc, 0);
+	case AF_ENT: return addr_of_form(t, a, loc, AF_ENT);
+	case AF_NODE: return addr_of_form(t, a, loc, AF_NODE);
+	case AF_ENT | AF_NODE: return addr_of_form(t, a, loc, AF_ENT | AF_NODE);
+	case AF_PERCPU: return addr_of_form(t, a, loc, AF_PERCPU);
+	case AF_ENT | AF_PERCPU: return addr_of_form(t, a, loc, AF_ENT | AF_PERCPU);
+	case AF_NODE | AF_PERCPU: return addr_of_form(t, a, loc, AF_NODE | AF_PERCPU);
+	case AF_ENT | AF_NODE | AF_PERCPU:
+		return addr_of_form(t, a, loc, AF_ENT | AF_NODE | AF_PERCPU);
+	case AF_PTR: return addr_of_form(t, a, loc, AF_PTR);
+	default: /* member_ref_form() makes no other: no test of the jump table's range */
+		__builtin_unreachable();
 	}
-	if (percpu) {
-		if (a->cpuv.kind && !it_in_range(t, cpu = it_val(t, &a->cpuv, loc), w->mc->nr_cpus, "CPU"))
-			cpu = t->cpu;
-		base += (uint64_t)cpu * PERCPU_STRIDE;
-	}
-	return base + member_offset(t, a, loc);
 }
 
 #endif

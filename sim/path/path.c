@@ -364,6 +364,7 @@ static void insn_resolve(struct pinsn *in)
 	a->nodev = operand_of(a->node);
 	for (int i = 0; i < a->nr_idx; i++)
 		a->idxv[i] = operand_of(a->idx[i]);
+	a->form = member_ref_form(a);
 	if (in->nr_args)
 		in->argv = g_new(struct operand, in->nr_args);
 	for (uint8_t i = 0; i < in->nr_args; i++)

@@ -169,6 +169,13 @@ struct operand {
 	uint8_t x, y;                 /* their locals: x the first, y a second (OPND_LOC_LOC) */
 };
 
+/* The parts an address has (member_ref.form), known when it is compiled: the interpreter
+ * branches once on the form, to code that has only those parts, where it tested each part
+ * at every access.  AF_PTR is a form of its own (a pointer's address has none of the others);
+ * an entity's address has AF_ENT, and AF_NODE, AF_PERCPU as its object of the kind compiled
+ * against is per node, per cpu (a handle of another kind takes the general way). */
+enum addr_form { AF_ENT = 1, AF_NODE = 2, AF_PERCPU = 4, AF_PTR = 8 };
+
 /* A compiled address: base of (entity in local @ent or a global) object @obj, plus @off,
  * plus each index expression times its stride; a per-cpu object takes the executing CPU or
  * the CPU expression @cpu. */
@@ -179,7 +186,8 @@ struct member_ref {
 	uint8_t nr_idx;
 	uint8_t percpu;       /* the object is per cpu (in kind @kind, or the global) */
 	uint32_t off;         /* constant byte offset of the member */
-	uint16_t size;        /* bytes accessed (at most 64) */
+	uint8_t size;         /* bytes accessed (at most 64) */
+	uint8_t form;         /* enum addr_form bits (member_ref_form) */
 	int16_t kind;         /* the entity local's kind when compiled, -1 for a global */
 	struct operand nodev, cpuv;     /* node and cpu as operands */
 	uint32_t stride[PATH_MAX_IDX];

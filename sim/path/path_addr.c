@@ -189,7 +189,7 @@ static bool access_size(struct pcomp *pc, const struct yt_node *n, uint32_t size
 {
 	uint32_t bytes = size ? size : msize;
 
-	a->size = (uint16_t)bytes;
+	a->size = (uint8_t)bytes;
 	if (bytes <= 64)
 		return true;
 	err_set(pc->err, n->mark, "'%s': %u bytes (expected an access of at most 64 bytes; "
@@ -278,6 +278,14 @@ bool pc_addr(struct pcomp *pc, const struct yt_node *n, uint32_t size, struct me
 		return true;
 	member_ref_release(a);   /* the index, CPU and node expressions compiled before the error */
 	return false;
+}
+
+uint8_t member_ref_form(const struct member_ref *a)
+{
+	if (a->ptr >= 0)
+		return AF_PTR;
+	return (uint8_t)((a->ent >= 0 ? AF_ENT : 0) | (a->node ? AF_NODE : 0) |
+			 (a->percpu ? AF_PERCPU : 0));
 }
 
 void member_ref_release(struct member_ref *a)

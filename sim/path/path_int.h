@@ -57,6 +57,8 @@ bool pc_body(struct pcomp *pc, const struct yt_node *seq);
  * path is compiled (a call may name a path compiled after it). */
 void pc_link_calls(struct program *pr);
 
+/* member_ref_form - the form of address @a (enum addr_form). */
+uint8_t member_ref_form(const struct member_ref *a);
 /* member_ref_release - free the expressions of an address (and forget them: safe to repeat). */
 void member_ref_release(struct member_ref *a);
 
