@@ -151,9 +151,8 @@ simtime_t it_load_slot(struct ptask *t, simtime_t now, simtime_t done)
  * written there without looking the line up again (mem_peek_at). */
 static inline __attribute__((always_inline)) simtime_t
 exec_mem_op(struct ptask *t, const struct pinsn *in, int64_t *loc, simtime_t now,
-	    const uint8_t op)
+	    const uint8_t op, uint64_t addr)
 {
-	uint64_t addr = it_addr_inline(t, &in->addr, loc);
 	uint32_t size = in->addr.size < 8 ? in->addr.size : 8, line;
 	struct mem *m = t->w->mem;
 	int64_t old = 0, nv, a = 0;
@@ -199,11 +198,13 @@ exec_mem_op(struct ptask *t, const struct pinsn *in, int64_t *loc, simtime_t now
 static __attribute__((noinline)) simtime_t
 exec_mem(struct ptask *t, const struct pinsn *in, int64_t *loc, simtime_t now)
 {
+	uint64_t addr = it_addr_inline(t, &in->addr, loc);
+
 	switch (in->op) {
-	case P_STORE: return exec_mem_op(t, in, loc, now, P_STORE);
-	case P_RMW: return exec_mem_op(t, in, loc, now, P_RMW);
-	case P_ATOMIC: return exec_mem_op(t, in, loc, now, P_ATOMIC);
-	default: return exec_mem_op(t, in, loc, now, P_CMPXCHG);
+	case P_STORE: return exec_mem_op(t, in, loc, now, P_STORE, addr);
+	case P_RMW: return exec_mem_op(t, in, loc, now, P_RMW, addr);
+	case P_ATOMIC: return exec_mem_op(t, in, loc, now, P_ATOMIC, addr);
+	default: return exec_mem_op(t, in, loc, now, P_CMPXCHG, addr);
 	}
 }
 
@@ -485,6 +486,14 @@ static simtime_t exec_timed(struct ptask *t, const struct pinsn *in, int64_t *lo
  * instruction is the one named. */
 /* run_step()'s switch names every op and has no default range test: a new op needs its case. */
 _Static_assert(P_OP_COUNT == 21, "run_step() has a case for each of the 21 ops");
+_Static_assert(PX_COUNT == P_OP_COUNT + 9, "run_step() has a case for each of a load's 9 forms");
+
+/* A load of address form @form (pinsn.xop PX_LOAD + @form): its address's own copy, then
+ * the load's one copy (run_step's `load:`). */
+#define LOAD_CASE(form) \
+	case PX_LOAD + (form): \
+		addr = addr_of_form(t, &in->addr, f->locals, (form)); \
+		goto load
 
 static simtime_t run_step(struct ptask *t, simtime_t now)
 {
@@ -493,13 +502,17 @@ static simtime_t run_step(struct ptask *t, simtime_t now)
 		struct frame *f = t->top;
 		const struct pinsn *in = f->ip;
 		simtime_t next, ready = 0;
+		uint64_t addr;
 
 		/* (with mlp 1 no local gets a time: ready_max stays 0, as no test of mlp) */
 		if (f->ready_max > now && (next = scoreboard(t, in, f, now, &ready)))
 			return next; /* re-run this instruction when its operands are there */
-		switch (in->op) {
-		case P_LOAD:
-			next = exec_mem_op(t, in, f->locals, now, P_LOAD);
+		switch (in->xop) {
+		LOAD_CASE(0); LOAD_CASE(AF_ENT); LOAD_CASE(AF_NODE); LOAD_CASE(AF_ENT | AF_NODE);
+		LOAD_CASE(AF_PERCPU); LOAD_CASE(AF_ENT | AF_PERCPU); LOAD_CASE(AF_NODE | AF_PERCPU);
+		LOAD_CASE(AF_ENT | AF_NODE | AF_PERCPU); LOAD_CASE(AF_PTR);
+		load:
+			next = exec_mem_op(t, in, f->locals, now, P_LOAD, addr);
 			break;
 		case P_STORE: case P_RMW: case P_ATOMIC: case P_CMPXCHG:
 			next = exec_mem(t, in, f->locals, now);
@@ -530,7 +543,8 @@ static simtime_t run_step(struct ptask *t, simtime_t now)
 			if ((next = exec_free(t, in, f, now, ready)) > now)
 				return next;
 			continue;
-		default: /* every op has its case: no test of the jump table's range */
+		default: /* every op has its case (a load's are its forms): no test of the jump
+			  * table's range; P_LOAD itself is never an xop */
 			__builtin_unreachable();
 		}
 		f->ip = in + 1; /* (the ops that break leave it at @in: no load of it again) */

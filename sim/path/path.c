@@ -365,6 +365,7 @@ static void insn_resolve(struct pinsn *in)
 	for (int i = 0; i < a->nr_idx; i++)
 		a->idxv[i] = operand_of(a->idx[i]);
 	a->form = member_ref_form(a);
+	in->xop = in->op == P_LOAD ? (uint8_t)(PX_LOAD + a->form) : in->op;
 	if (in->nr_args)
 		in->argv = g_new(struct operand, in->nr_args);
 	for (uint8_t i = 0; i < in->nr_args; i++)

@@ -176,6 +176,10 @@ struct operand {
  * against is per node, per cpu (a handle of another kind takes the general way). */
 enum addr_form { AF_ENT = 1, AF_NODE = 2, AF_PERCPU = 4, AF_PTR = 8 };
 
+/* pinsn.xop of a load: PX_LOAD + member_ref.form, past the ops. */
+#define PX_LOAD P_OP_COUNT
+#define PX_COUNT (PX_LOAD + AF_PTR + 1)
+
 /* A compiled address: base of (entity in local @ent or a global) object @obj, plus @off,
  * plus each index expression times its stride; a per-cpu object takes the executing CPU or
  * the CPU expression @cpu. */
@@ -213,6 +217,8 @@ struct pinsn {
 			       * links in simulated memory (a load per step) */
 	uint8_t nr_args;
 	uint8_t delay_cycles; /* P_DELAY: a is in cycles (1) or ns (0) */
+	uint8_t xop;          /* what the interpreter dispatches on: @op, but a load's is
+			       * PX_LOAD + its address's form (one branch for both) */
 	uint32_t site;        /* code site id (report attribution) */
 	uint64_t deps;        /* locals the instruction reads (the scoreboard, interp.h) */
 	struct operand av, bv; /* a and b as operands */
