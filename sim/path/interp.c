@@ -112,7 +112,7 @@ void interp_call(struct ptask *t, uint32_t path, const int64_t *args, simtime_t 
 static inline __attribute__((always_inline)) simtime_t
 load_slot(struct ptask *t, simtime_t now, simtime_t done)
 {
-	simtime_t *q = t->inflight, *p, next = now + t->w->mc->cycle;
+	simtime_t *q = t->inflight, *p, next = now + t->cycle;
 	uint32_t h = t->inflight_head, e = h + t->nr_inflight;
 
 	/* (the run is ascending: when its last is done, all are; else the search for the first
@@ -154,7 +154,7 @@ exec_mem_op(struct ptask *t, const struct pinsn *in, int64_t *loc, simtime_t now
 	    const uint8_t op, uint64_t addr)
 {
 	uint32_t size = in->addr.size < 8 ? in->addr.size : 8, line;
-	struct mem *m = t->w->mem;
+	struct mem *m = t->mem;
 	int64_t old = 0, nv, a = 0;
 	const enum mem_op mop = op == P_LOAD ? MEM_LOAD : op == P_STORE ? MEM_STORE
 			      : op == P_RMW ? MEM_RMW : MEM_LOCKED_RMW;
@@ -185,7 +185,7 @@ exec_mem_op(struct ptask *t, const struct pinsn *in, int64_t *loc, simtime_t now
 	}
 	if (in->dst >= 0)
 		loc[in->dst] = op == P_LOAD || op == P_CMPXCHG || in->kind == RMW_SET ? old : nv;
-	if (op == P_LOAD && t->w->mc->mlp > 1) {
+	if (op == P_LOAD && t->mlp) {
 		if (in->dst >= 0)
 			it_set_ready(t->top, in->dst, next);
 		return load_slot(t, now, next);
@@ -533,7 +533,7 @@ static simtime_t run_step(struct ptask *t, simtime_t now)
 				f->ip++;
 			return next;
 		case P_RETURN: /* its value is there when its operands are */
-			if (t->depth > 1 && f->ret_dst >= 0 && t->w->mc->mlp > 1)
+			if (t->depth > 1 && f->ret_dst >= 0 && t->mlp)
 				it_set_ready(&f[-1], f->ret_dst, ready);
 			if (exec_return(t, in, now))
 				return INTERP_DONE;

@@ -248,6 +248,11 @@ struct ptask {
 	uint32_t mlp_slots;      /* its loads in flight at most: the machine's mlp, or its share
 				  * while its core's SMT threads all run (world.cpu_shared, set
 				  * before the threads: pthread_init decides) */
+	/* What every access reads, here (pthread_init) and not behind the world: its memory
+	 * system and the machine's settings (builtins[] has the CPUs and nodes an address reads). */
+	struct mem *mem;         /* world.mem */
+	bool mlp;                /* mlp > 1: loads overlap (the scoreboard) */
+	simtime_t cycle;
 };
 
 #define INTERP_DONE UINT64_MAX    /* the top-level call returned */

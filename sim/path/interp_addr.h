@@ -62,7 +62,8 @@ static inline int64_t percpu_cpu(struct ptask *t, const struct member_ref *a, co
 {
 	int64_t cpu = t->cpu;
 
-	if (a->cpuv.kind && !it_in_range(t, cpu = it_val(t, &a->cpuv, loc), t->w->mc->nr_cpus, "CPU"))
+	if (a->cpuv.kind && !it_in_range(t, cpu = it_val(t, &a->cpuv, loc), t->builtins[EB_NR_CPUS],
+					  "CPU"))
 		cpu = t->cpu;
 	return cpu;
 }
@@ -74,7 +75,7 @@ static inline __attribute__((always_inline)) uint64_t
 addr_of_form(struct ptask *t, const struct member_ref *a, const int64_t *loc, const unsigned form)
 {
 	const struct entities *es = t->w->ents;
-	const uint32_t nodes = (uint32_t)t->w->mc->numa_nodes;
+	const uint32_t nodes = (uint32_t)t->builtins[EB_NR_NODES];
 	int64_t node = 0;
 	uint64_t base;
 

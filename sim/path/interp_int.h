@@ -194,7 +194,7 @@ static inline __attribute__((always_inline)) simtime_t
 thread_access(struct ptask *t, uint64_t addr, uint32_t size, enum mem_op op, uint32_t site,
 	      simtime_t now)
 {
-	struct mem *m = t->w->mem;
+	struct mem *m = t->mem;
 	simtime_t next = mem_access_op(m, t->cpu, addr, size, op, site, t->top->caller_site,
 				       now);
 

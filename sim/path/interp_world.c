@@ -96,6 +96,9 @@ void pthread_init(struct ptask *t, struct world *w, void *owner, int cpu)
 	t->mlp_slots = (uint32_t)w->mc->mlp;
 	if (w->mc->smt > 1 && w->cpu_shared && w->cpu_shared[cpu])
 		t->mlp_slots = w->mc->mlp / w->mc->smt ? (uint32_t)(w->mc->mlp / w->mc->smt) : 1;
+	t->mem = w->mem;
+	t->mlp = w->mc->mlp > 1;
+	t->cycle = w->mc->cycle;
 	t->builtins[EB_NR_CPUS] = w->mc->nr_cpus;
 	t->builtins[EB_NR_NODES] = w->mc->numa_nodes;
 	t->builtins[EB_CPU] = cpu;

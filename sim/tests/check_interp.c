@@ -211,7 +211,9 @@ START_TEST(interp_load_slots_match_a_model)
 {
 	struct machine mc = {.mlp = 10, .cycle = 500};
 	struct world w = {.mc = &mc};
-	struct ptask t = {.w = &w, .inflight_head = 1, .mlp_slots = 10};
+	/* (pthread_init's copies of the machine's settings) */
+	struct ptask t = {.w = &w, .inflight_head = 1, .mlp_slots = 10, .mlp = true,
+			  .cycle = mc.cycle};
 	simtime_t model[MACHINE_MAX_MLP], now = 0;
 	uint32_t n = 0, seed = 1;
 
