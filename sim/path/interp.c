@@ -404,14 +404,15 @@ static simtime_t scoreboard(struct ptask *t, const struct pinsn *in, struct fram
 }
 
 /* One instruction that takes no time (@ready: when its operands are there, under mlp > 1),
- * or a step of a walk through memory.  Return: when the thread goes on, @now but after a
- * walk's load. */
-static simtime_t exec_free(struct ptask *t, const struct pinsn *in, struct frame *f,
-			   simtime_t now, simtime_t ready)
+ * or a step of a walk through memory: @op, a constant (run_step has a copy per op, so that
+ * it dispatches once).  Return: when the thread goes on, @now but after a walk's load. */
+static inline __attribute__((always_inline)) simtime_t
+exec_free(struct ptask *t, const struct pinsn *in, struct frame *f, simtime_t now,
+	  simtime_t ready, const uint8_t op)
 {
 	int64_t *loc = f->locals;
 
-	switch (in->op) { /* (P_SET and P_JUMP_IF_NOT: run_step's own) */
+	switch (op) { /* (P_SET and P_JUMP_IF_NOT: run_step's own) */
 	case P_JUMP:
 		f->ip = f->code + in->target;
 		return now;
@@ -488,6 +489,13 @@ static simtime_t exec_timed(struct ptask *t, const struct pinsn *in, int64_t *lo
 _Static_assert(P_OP_COUNT == 21, "run_step() has a case for each of the 21 ops");
 _Static_assert(PX_COUNT == P_OP_COUNT + 9, "run_step() has a case for each of a load's 9 forms");
 
+/* A free instruction @op (exec_free) in run_step. */
+#define FREE_CASE(op) \
+	case (op): \
+		if ((next = exec_free(t, in, f, now, ready, (op))) > now) \
+			return next; \
+		continue
+
 /* A load of address form @form (pinsn.xop PX_LOAD + @form): its address's own copy, then
  * the load's one copy (run_step's `load:`). */
 #define LOAD_CASE(form) \
@@ -538,11 +546,8 @@ static simtime_t run_step(struct ptask *t, simtime_t now)
 			if (exec_return(t, in, now))
 				return INTERP_DONE;
 			continue;
-		case P_JUMP: case P_FOR_INIT: case P_FOR_NEXT: case P_CALL:
-		case P_LIST: case P_TRUTH: case P_OBSERVE:
-			if ((next = exec_free(t, in, f, now, ready)) > now)
-				return next;
-			continue;
+		FREE_CASE(P_JUMP); FREE_CASE(P_FOR_INIT); FREE_CASE(P_FOR_NEXT); FREE_CASE(P_CALL);
+		FREE_CASE(P_LIST); FREE_CASE(P_TRUTH); FREE_CASE(P_OBSERVE);
 		default: /* every op has its case (a load's are its forms): no test of the jump
 			  * table's range; P_LOAD itself is never an xop */
 			__builtin_unreachable();
