@@ -112,31 +112,31 @@ void interp_call(struct ptask *t, uint32_t path, const int64_t *args, simtime_t 
 static inline __attribute__((always_inline)) simtime_t
 load_slot(struct ptask *t, simtime_t now, simtime_t done)
 {
-	simtime_t *q = t->inflight, *p, next = now + t->cycle;
-	uint32_t h = t->inflight_head, e = h + t->nr_inflight;
+	simtime_t *q = t->inflight, *h = t->inflight_head, *e = t->inflight_end, *p;
+	simtime_t next = now + t->cycle;
 
 	/* (the run is ascending: when its last is done, all are; else the search for the first
 	 * not done stops there without testing h < e) */
-	if (q[e - 1] <= now)
+	if (e[-1] <= now)
 		h = e;
 	else
-		while (q[h] <= now)
+		while (*h <= now)
 			h++;
-	if (e - h == t->mlp_slots) {
-		if (q[h] > next)
-			next = q[h];
-		q[h++] = now; /* it leaves: the time before the run */
+	if ((uint32_t)(e - h) == t->mlp_slots) {
+		if (*h > next)
+			next = *h;
+		*h++ = now; /* it leaves: the time before the run */
 	}
-	if (e == INTERP_INFLIGHT) {
-		memmove(q, q + h - 1, sizeof(*q) * (e - h + 1));
-		e -= h - 1;
-		h = 1;
+	if (e == q + INTERP_INFLIGHT) {
+		memmove(q, h - 1, sizeof(*q) * (size_t)(e - h + 1));
+		e -= h - 1 - q;
+		h = q + 1;
 	}
-	for (p = q + e; p[-1] > done; p--)
+	for (p = e; p[-1] > done; p--)
 		p[0] = p[-1];
 	*p = done;
 	t->inflight_head = h;
-	t->nr_inflight = e + 1 - h;
+	t->inflight_end = e + 1;
 	return next;
 }
 

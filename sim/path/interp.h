@@ -241,17 +241,18 @@ struct ptask {
 	uint64_t call_lines, call_remote;
 	int64_t *truth_at_load;  /* per counter: the truth when the last load was issued */
 	uint64_t truth_gen;      /* the world's truth_gen when truth_at_load was taken */
-	/* completion times of the loads in flight, ascending, in inflight[inflight_head, +
-	 * nr_inflight), after an entry at or before the thread's clock (interp.c: load_slot) */
+	/* completion times of the loads in flight, ascending, in [inflight_head, inflight_end)
+	 * of inflight[], after an entry at or before the thread's clock (interp.c: load_slot);
+	 * pointers, not indexes (a ptask is never copied): no index scaled at each load */
 	simtime_t inflight[INTERP_INFLIGHT];
-	uint32_t inflight_head, nr_inflight;
+	simtime_t *inflight_head, *inflight_end;
 	uint32_t mlp_slots;      /* its loads in flight at most: the machine's mlp, or its share
 				  * while its core's SMT threads all run (world.cpu_shared, set
 				  * before the threads: pthread_init decides) */
 	/* What every access reads, here (pthread_init) and not behind the world: its memory
 	 * system and the machine's settings (builtins[] has the CPUs and nodes an address reads). */
-	struct mem *mem;         /* world.mem */
 	bool mlp;                /* mlp > 1: loads overlap (the scoreboard) */
+	struct mem *mem;         /* world.mem */
 	simtime_t cycle;
 };
 

@@ -91,7 +91,7 @@ void pthread_init(struct ptask *t, struct world *w, void *owner, int cpu)
 	t->owner = owner;
 	t->cpu = cpu;
 	t->park_line = DIR_NONE;
-	t->inflight_head = 1; /* after inflight[0], 0 */
+	t->inflight_head = t->inflight_end = &t->inflight[1]; /* after inflight[0], 0 */
 	/* The slots are the core's: SMT threads that all run share them, each at least one. */
 	t->mlp_slots = (uint32_t)w->mc->mlp;
 	if (w->mc->smt > 1 && w->cpu_shared && w->cpu_shared[cpu])
