@@ -35,9 +35,15 @@ void it_lines_grow(struct ptask *t);
 /* it_line_first_by_line - it_line_first() of a thread that keeps stamps per line. */
 bool it_line_first_by_line(struct ptask *t, uint32_t idx);
 
+/* A line's place in the set: its index times an odd constant, masked (one multiply, no
+ * shift).  The low bits of the product are a permutation of the index's own, so lines
+ * that share a place are the same as with the index itself, but a run of consecutive lines
+ * (an object's) is scattered, not one cluster the linear probe walks (the index alone:
+ * +11.7 M instructions in default-before; the product's high 32 bits of 64 cost the
+ * 64-bit constant and a shift more). */
 static inline uint32_t it_line_hash(uint32_t idx)
 {
-	return (uint32_t)(((uint64_t)idx * 0x9e3779b97f4a7c15ull) >> 32);
+	return idx * 0x9e3779b1u;
 }
 
 /* it_line_first - is this the current call's first access to line @idx?  Records it, and
