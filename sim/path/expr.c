@@ -543,20 +543,35 @@ bool expr_operand(const struct expr *e, struct expr_ref *out)
 	return true;
 }
 
+/* Code @i of @e as an operand (expr_operand), a binary operator that cannot fault. */
+static bool ref_at(const struct expr *e, uint32_t i, struct expr_ref *r)
+{
+	return expr_operand(&(struct expr){.len = 1, .code = &e->code[i]}, r);
+}
+
+static bool binop_at(const struct expr *e, uint32_t i, uint8_t *op)
+{
+	if (e->code[i].op >= G_N_ELEMENTS(binop_of) || !binop_of[e->code[i].op])
+		return false;
+	*op = (uint8_t)(binop_of[e->code[i].op] - 1);
+	return true;
+}
+
 bool expr_binary(const struct expr *e, uint8_t *op, struct expr_ref *x, struct expr_ref *y)
 {
-	struct expr one = {.len = 1};
+	return e->len == 3 && binop_at(e, 2, op) && ref_at(e, 0, x) && ref_at(e, 1, y);
+}
 
-	if (e->len != 3 || e->code[2].op >= G_N_ELEMENTS(binop_of) || !binop_of[e->code[2].op])
-		return false;
-	one.code = &e->code[0];
-	if (!expr_operand(&one, x))
-		return false;
-	one.code = &e->code[1];
-	if (!expr_operand(&one, y))
-		return false;
-	*op = (uint8_t)(binop_of[e->code[2].op] - 1);
-	return true;
+bool expr_scaled(const struct expr *e, uint8_t op[2], struct expr_ref r[3])
+{
+	return e->shape == SH_A_BC && binop_at(e, 3, &op[0]) && binop_at(e, 4, &op[1]) &&
+	       ref_at(e, 0, &r[0]) && ref_at(e, 1, &r[1]) && ref_at(e, 2, &r[2]);
+}
+
+bool expr_abs_binary(const struct expr *e, uint8_t *op, struct expr_ref *x, struct expr_ref *y)
+{
+	return e->shape == SH_A_UN_C && e->code[1].op == E_ABS && binop_at(e, 3, op) &&
+	       ref_at(e, 0, x) && ref_at(e, 2, y);
 }
 
 const char *expr_text(const struct expr *e)

@@ -101,6 +101,14 @@ bool expr_operand(const struct expr *e, struct expr_ref *out);
  * local or a builtin each) and a binary operator that cannot fault (enum expr_binop). */
 bool expr_binary(const struct expr *e, uint8_t *op, struct expr_ref *x, struct expr_ref *y);
 
+/* expr_scaled - true (and @op[0], @op[1], @r[0..2]) when @e is `x OP2 (y OP z)` of three
+ * operands and binary operators that cannot fault: op[0] is OP, op[1] OP2. */
+bool expr_scaled(const struct expr *e, uint8_t op[2], struct expr_ref r[3]);
+
+/* expr_abs_binary - true (and *@op, *@x, *@y) when @e is `abs(x) OP y` of two operands and
+ * a binary operator that cannot fault. */
+bool expr_abs_binary(const struct expr *e, uint8_t *op, struct expr_ref *x, struct expr_ref *y);
+
 /* expr_locals - bit l set when @e reads local l (locals 0..63).  NULL gives 0. */
 uint64_t expr_locals(const struct expr *e);
 

@@ -43,6 +43,12 @@ int64_t it_val_op(struct ptask *t, const struct operand *o, const int64_t *loc)
 	case OPND_LOC_CONST: return expr_binop_apply(o->bop, loc[o->x], o->v);
 	case OPND_CONST_LOC: return expr_binop_apply(o->bop, o->v, loc[o->x]);
 	case OPND_LOC_LOC: return expr_binop_apply(o->bop, loc[o->x], loc[o->y]);
+	case OPND_LOC_CB:
+		return expr_binop_apply(o->bop, loc[o->x],
+					expr_binop_apply(o->bop2, o->v, t->builtins[o->y]));
+	case OPND_ABS_CONST: /* abs() wraps as the kernel's: abs(INT64_MIN) is INT64_MIN */
+		return expr_binop_apply(o->bop, loc[o->x] < 0 ? (int64_t)(0 - (uint64_t)loc[o->x])
+							     : loc[o->x], o->v);
 	default: return it_eval(t, o->e, loc);
 	}
 }

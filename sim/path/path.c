@@ -319,72 +319,6 @@ static bool declare_path(struct program *pr, const struct yt_node *n, const char
 	return !err->set;
 }
 
-/* @e, which is not one operand, as the interpreter reads it: `x OP y` of a local and a
- * constant or of two locals in the compiled form (struct operand), else the expression. */
-static struct operand binary_operand_of(const struct expr *e)
-{
-	struct expr_ref x, y;
-	uint8_t op;
-
-	if (!expr_binary(e, &op, &x, &y) || (x.kind != EREF_LOCAL && y.kind != EREF_LOCAL) ||
-	    x.kind == EREF_BUILTIN || y.kind == EREF_BUILTIN)
-		return (struct operand){.e = e, .kind = OPND_EXPR};
-	if (x.kind == EREF_LOCAL && y.kind == EREF_LOCAL)
-		return (struct operand){.kind = OPND_LOC_LOC, .bop = op, .x = (uint8_t)x.v,
-					.y = (uint8_t)y.v};
-	if (x.kind == EREF_LOCAL)
-		return (struct operand){.v = y.v, .kind = OPND_LOC_CONST, .bop = op,
-					.x = (uint8_t)x.v};
-	return (struct operand){.v = x.v, .kind = OPND_CONST_LOC, .bop = op, .x = (uint8_t)y.v};
-}
-
-/* @e as the interpreter reads it (struct operand). */
-static struct operand operand_of(const struct expr *e)
-{
-	static const uint8_t kind_of[] = {[EREF_LOCAL] = OPND_LOCAL, [EREF_CONST] = OPND_CONST,
-					  [EREF_BUILTIN] = OPND_BUILTIN};
-	struct expr_ref r;
-
-	if (!e)
-		return (struct operand){.kind = OPND_NONE};
-	if (expr_operand(e, &r))
-		return (struct operand){.v = r.v, .kind = kind_of[r.kind]};
-	return binary_operand_of(e);
-}
-
-/* The locals an instruction reads: its operands, arguments and address; and its
- * expressions as operands. */
-static void insn_resolve(struct pinsn *in)
-{
-	struct member_ref *a = &in->addr;
-
-	in->av = operand_of(in->a);
-	in->bv = operand_of(in->b);
-	a->cpuv = operand_of(a->cpu);
-	a->nodev = operand_of(a->node);
-	for (int i = 0; i < a->nr_idx; i++)
-		a->idxv[i] = operand_of(a->idx[i]);
-	a->form = member_ref_form(a);
-	in->xop = in->op == P_LOAD ? (uint8_t)(PX_LOAD + a->form) : in->op;
-	if (in->nr_args)
-		in->argv = g_new(struct operand, in->nr_args);
-	for (uint8_t i = 0; i < in->nr_args; i++)
-		in->argv[i] = operand_of(in->args[i]);
-
-	in->deps = expr_locals(in->a) | expr_locals(in->b) | expr_locals(a->cpu) |
-		   expr_locals(a->node);
-	for (int i = 0; i < a->nr_idx; i++)
-		in->deps |= expr_locals(a->idx[i]);
-	for (uint8_t i = 0; i < in->nr_args; i++)
-		in->deps |= expr_locals(in->args[i]);
-	if (in->op <= P_TRYLOCK && a->ent >= 0)
-		in->deps |= 1ull << a->ent;
-	if (in->op <= P_TRYLOCK && a->ptr >= 0)
-		in->deps |= 1ull << a->ptr;
-	if (in->op == P_FOR_NEXT)
-		in->deps |= 3ull << in->callee; /* the cursor and the limit */
-}
-
 /* Pass 2: a path's body. */
 static bool compile_path(struct program *pr, struct path *p, const struct yt_node *n,
 			 struct layout_lib *lib, GPtrArray *sites, uint32_t site_base,
@@ -406,7 +340,7 @@ static bool compile_path(struct program *pr, struct path *p, const struct yt_nod
 	if (ok)
 		pc_emit(&pc, P_RETURN, n->mark);
 	for (guint i = 0; ok && i < pc.code->len; i++)
-		insn_resolve(&g_array_index(pc.code, struct pinsn, i));
+		pc_insn_resolve(&g_array_index(pc.code, struct pinsn, i));
 	p->nr_locals = pc.nr_locals;
 	p->nr_code = pc.code->len;
 	/* Aligned, so that each instruction's lines are what struct pinsn says (path.h). */

@@ -156,17 +156,24 @@ enum list_op { LIST_ADD, LIST_POP, LIST_EMPTY, LIST_OP_COUNT };
  * evaluated (OPND_EXPR).  The expression itself stays where the compiler put it (its
  * owner). */
 enum opnd_kind { OPND_NONE, OPND_EXPR, OPND_CONST, OPND_LOCAL, OPND_BUILTIN,
-		 OPND_LOC_CONST, OPND_CONST_LOC, OPND_LOC_LOC /* `x OP y` (expr_binary) */ };
+		 OPND_LOC_CONST, OPND_CONST_LOC, OPND_LOC_LOC, /* `x OP y` (expr_binary) */
+		 OPND_LOC_CB,      /* `x OP (C OP2 b)`, b a builtin (expr_scaled): a machine-sized
+				    * bound (`shared > MEMCG_CHARGE_BATCH * nr_cpus`) */
+		 OPND_ABS_CONST }; /* `abs(x) OP C` (expr_abs_binary) */
 
 struct operand {
 	union {
 		int64_t v;            /* OPND_CONST: the value; OPND_LOCAL/BUILTIN: its slot;
-				       * OPND_LOC_CONST, OPND_CONST_LOC: the constant */
+				       * OPND_LOC_CONST, OPND_CONST_LOC, OPND_LOC_CB,
+				       * OPND_ABS_CONST: the constant */
 		const struct expr *e; /* OPND_EXPR */
 	};
 	uint8_t kind;                 /* enum opnd_kind: OPND_NONE for no expression */
-	uint8_t bop;                  /* OPND_LOC_*, OPND_CONST_LOC: enum expr_binop */
-	uint8_t x, y;                 /* their locals: x the first, y a second (OPND_LOC_LOC) */
+	uint8_t bop;                  /* OPND_LOC_*, OPND_CONST_LOC, OPND_ABS_CONST: enum
+				       * expr_binop */
+	uint8_t x, y;                 /* their locals: x the first, y a second (OPND_LOC_LOC);
+				       * OPND_LOC_CB: y the builtin */
+	uint8_t bop2;                 /* OPND_LOC_CB: the inner operator (C OP2 b) */
 };
 
 /* The parts an address has (member_ref.form), known when it is compiled: the interpreter

@@ -1,6 +1,7 @@
 /*
  * path_int.h - the path compiler's shared state (path.c: files, kinds, names, code;
- * path_addr.c: addresses; path_ops.c: operations and control flow).  Not for other modules.
+ * path_addr.c: addresses; path_ops.c: operations and control flow; path_operand.c: what the
+ * interpreter reads of them).  Not for other modules.
  */
 #ifndef C2C_PATH_INT_H
 #define C2C_PATH_INT_H
@@ -57,6 +58,9 @@ bool pc_body(struct pcomp *pc, const struct yt_node *seq);
  * path is compiled (a call may name a path compiled after it). */
 void pc_link_calls(struct program *pr);
 
+/* pc_insn_resolve - @in's expressions as operands, the locals it reads, its address's form
+ * and what the interpreter dispatches on (path_operand.c). */
+void pc_insn_resolve(struct pinsn *in);
 /* member_ref_form - the form of address @a (enum addr_form). */
 uint8_t member_ref_form(const struct member_ref *a);
 /* member_ref_release - free the expressions of an address (and forget them: safe to repeat). */

@@ -57,15 +57,16 @@ END_TEST
 static const int64_t edge[] = {INT64_MIN, -8, -1, 0, 1, 7, 8, INT64_MAX};
 
 /* Does every operand @o of @e in a compiled form (OPND_LOC_CONST, OPND_CONST_LOC,
- * OPND_LOC_LOC) give what the expression gives, for locals x and y at the edges?  Return: 1
- * for an operand in such a form, 0 for one left to the evaluator. */
+ * OPND_LOC_LOC, OPND_LOC_CB, OPND_ABS_CONST) give what the expression gives, for locals x and
+ * y at the edges?  Return: 1 for an operand in such a form, 0 for one left to the evaluator. */
 static int binary_form_agrees(const struct operand *o, const struct expr *e)
 {
 	int64_t builtins[EB_COUNT] = {4, 2, 3, 1};
 	struct ptask t = {0};
 
 	memcpy(t.builtins, builtins, sizeof(builtins));
-	if (o->kind != OPND_LOC_CONST && o->kind != OPND_CONST_LOC && o->kind != OPND_LOC_LOC)
+	if (o->kind != OPND_LOC_CONST && o->kind != OPND_CONST_LOC && o->kind != OPND_LOC_LOC &&
+	    o->kind != OPND_LOC_CB && o->kind != OPND_ABS_CONST)
 		return 0;
 	for (size_t i = 0; i < G_N_ELEMENTS(edge); i++)
 		for (size_t j = 0; j < G_N_ELEMENTS(edge); j++) {
@@ -80,8 +81,10 @@ static int binary_form_agrees(const struct operand *o, const struct expr *e)
 }
 
 /* One operator on a local and a constant, or two locals, that cannot fault is compiled for
- * the interpreter (no postfix code at run time) and gives what the expression does; the
- * rest (a division, three operands, a builtin, a function of one) is left to the evaluator. */
+ * the interpreter (no postfix code at run time) and gives what the expression does, and so
+ * are a local against a constant times a builtin and abs() of a local against a constant;
+ * the rest (a division, other three operands, a builtin, a function of one alone, another
+ * unary operator) is left to the evaluator. */
 START_TEST(program_binary_forms)
 {
 	struct c2c_err err = {0};
@@ -102,7 +105,9 @@ START_TEST(program_binary_forms)
 		if (in->b)
 			forms += binary_form_agrees(&in->bv, in->b);
 	}
-	ck_assert_int_eq(forms, 7); /* x - K, K - x, x - y, y < x, K * x, max(K, y), K - y */
+	/* x - K, K - x, x - y, y < x, K * x, max(K, y); x > K * nr_cpus, x <= nr_cpus * K,
+	 * abs(x) > K, abs(x) - 8; K - y */
+	ck_assert_int_eq(forms, 11);
 	/* Which side the constant is on matters: 7 - x, not x - 7. */
 	ck_assert_int_eq(p->paths[0].code[1].av.kind, OPND_CONST_LOC);
 	ck_assert_int_eq(it_val(&t, &p->paths[0].code[1].av, loc), -3);
