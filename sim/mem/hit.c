@@ -173,7 +173,7 @@ memo_serve(struct mem *m, struct mem_memo *mm, simtime_t now, simtime_t *next,
 	 * use memos, where a fill in flight is rare.  Data there at @now is there at a store's
 	 * later slot in the store buffer too. */
 	if (w.w1->ready_at > now ||
-	    !(hr = hit_rule(m, w.w1, mm->rq.core, mm->hit, op != MEM_LOAD)))
+	    !(hr = hit_rule(m, w.w1, mm->rq.core, mm->hit, op != MEM_LOAD, false)))
 		return mem_memo_miss(m, mm, w.w2, w.w1, now, next);
 	/* A rule that keeps an exclusive copy's state serves its next hits too (memo_hit),
 	 * outside check mode (where hit_apply() does all of it).  So a memo that memo_full()
@@ -183,7 +183,7 @@ memo_serve(struct mem *m, struct mem_memo *mm, simtime_t now, simtime_t *next,
 		mm->last_own = hr->row->own;
 	}
 	mm->rq.now = op == MEM_STORE ? sb_slot(m, mm->rq.cpu, now) : now;
-	hit_apply(m, mm->h, &mm->rq, &w, hr, op != MEM_LOAD, false, &o);
+	hit_apply(m, mm->h, &mm->rq, &w, hr, op != MEM_LOAD, false, false, &o);
 	if (m->failed) { /* an invariant broke (check mode): as mem_access_from() returns */
 		m->last_line = DIR_NONE;
 		*next = now;

@@ -10,13 +10,20 @@
 
 #include "mem/mem_int.h"
 
+/* Check mode (m->check), unless @no_check (a constant) says it is off. */
+static inline bool hit_check(const struct mem *m, bool no_check)
+{
+	return !no_check && m->check;
+}
+
 /* The rule that serves an event on copy @c (of line @c->line, in @core's L1d or L2), or NULL
  * when none may: the row is not a private hit, or the line is watched.  @ev is the event's
  * rules, &m->hit[0][0][event]; @may_write: the event is not a load.  The rule's row names the
  * own and others states it was chosen for.  Data still in flight does not matter here: the
- * row is the same, hit_apply() waits for it. */
+ * row is the same, hit_apply() waits for it.  @no_check (a constant): the caller knows check
+ * mode is off (a run of stores, mem_store_run), so that m->check is tested at no hit. */
 static inline struct mem_hit_rule *hit_rule(struct mem *m, const struct cway *c, int core,
-					    struct mem_hit_rule *ev, bool may_write)
+					    struct mem_hit_rule *ev, bool may_write, bool no_check)
 {
 	const struct dline *dl = &m->dir.line[c->line];
 	struct mem_hit_rule *hr;
@@ -27,7 +34,7 @@ static inline struct mem_hit_rule *hit_rule(struct mem *m, const struct cway *c,
 	 * reports it).  Outside check mode the directory entry, a host cache miss on most
 	 * hits, is then not read at all. */
 	others = own == MESI_S ? mem_others_dl(dl, core, own) : MESI_I;
-	if (own != MESI_S && m->check && mem_others_dl(dl, core, own) != MESI_I)
+	if (own != MESI_S && hit_check(m, no_check) && mem_others_dl(dl, core, own) != MESI_I)
 		return NULL;
 	hr = ev + (own * MESI_COUNT + others) * MEM_HIT_EVENTS;
 	if (!hr->row || (may_write && hr->write && mem_watched(m, c->line)))
@@ -36,8 +43,8 @@ static inline struct mem_hit_rule *hit_rule(struct mem *m, const struct cway *c,
 }
 
 /* Serve @rq by @hr (hit_rule) with its copies in @w of @h, its core's caches, as the row's
- * actions would; @may_write as for hit_rule(); @in_flight: the data may still be on its way
- * (a constant: the memos leave such hits to the full path, so theirs never is).
+ * actions would; @may_write and @no_check as for hit_rule(); @in_flight: the data may still
+ * be on its way (a constant: the memos leave such hits to the full path, so theirs never is).
  *
  * Outside check mode the hit path keeps no value epochs (dline.version, pcache.epoch): only
  * check mode's data-value test reads them.  A row that keeps the copy's state (a load, a
@@ -48,7 +55,8 @@ static inline struct mem_hit_rule *hit_rule(struct mem *m, const struct cway *c,
  * it, so that its tests see the table's own epochs. */
 static inline __attribute__((always_inline)) void
 hit_apply(struct mem *m, struct hier *h, const struct req *rq, const struct hier_ways *w,
-	  struct mem_hit_rule *hr, bool may_write, bool in_flight, struct outcome *out)
+	  struct mem_hit_rule *hr, bool may_write, bool in_flight, bool no_check,
+	  struct outcome *out)
 {
 	struct cway *w2 = w->w2, *w1 = w->w1, *c = w1 ? w1 : w2; /* the nearer copy decides */
 	uint32_t line = c->line;
@@ -71,7 +79,7 @@ hit_apply(struct mem *m, struct hier *h, const struct req *rq, const struct hier
 		out->done = tm_ready(out->done, c->ready_at);
 	}
 	if (may_write && hr->write) {                  /* write_data, as apply_next_own */
-		if (m->check) {
+		if (hit_check(m, no_check)) {
 			mem_write_epoch(dl);
 		} else if (c->llc) {
 			/* Once marked, the LLC copies stay stale while the core keeps its copy
@@ -82,7 +90,7 @@ hit_apply(struct mem *m, struct hier *h, const struct req *rq, const struct hier
 			c->llc = 0;
 		}
 	}
-	if (m->check || !hr->keeps) {
+	if (hit_check(m, no_check) || !hr->keeps) {
 		hier_set_ways(h, w2, w1, next, &dl->version);
 		/* The core holds a copy, so the directory lists it already (mem_check_line). */
 		if (next == MESI_E || next == MESI_M) {
@@ -91,7 +99,7 @@ hit_apply(struct mem *m, struct hier *h, const struct req *rq, const struct hier
 		}
 	}
 	hier_touch_ways(h, w);
-	if (m->check)
+	if (hit_check(m, no_check))
 		mem_check_after(m, rq, out->line, hr->row->own, hr->row->others, hr->row,
 				false); /* a hit is never dropped */
 }
@@ -99,11 +107,11 @@ hit_apply(struct mem *m, struct hier *h, const struct req *rq, const struct hier
 /* mem_hit - serve demand request @rq as mem_request_ways() would, without walking the table,
  * when it is a private hit (a row of m->hit, line not watched); @w holds its line's ways as
  * for mem_request_ways(), and with @indexed (a constant) their indices (hier_lookup_ways;
- * else they are worked out for a hit only).  Return: false, with nothing changed, when it is
- * not (then mem_request_ways() must serve it). */
+ * else they are worked out for a hit only); @no_check as for hit_rule().  Return: false,
+ * with nothing changed, when it is not (then mem_request_ways() must serve it). */
 static inline __attribute__((always_inline)) bool
 mem_hit(struct mem *m, const struct req *rq, const struct hier_ways *w, bool indexed,
-	struct outcome *out)
+	bool no_check, struct outcome *out)
 {
 	struct hier *h = &m->core[rq->core];
 	struct mem_hit_rule *hr;
@@ -113,13 +121,13 @@ mem_hit(struct mem *m, const struct req *rq, const struct hier_ways *w, bool ind
 	/* An L1d copy is its L2 copy's twin (hier.h): what the hit decides on is read from the
 	 * nearer one, the L2 way is only written. */
 	if (!w->w2 || !(hr = hit_rule(m, w->w1 ? w->w1 : w->w2, rq->core,
-				      &m->hit[0][0][rq->event], rq->event != EV_LOAD)))
+				      &m->hit[0][0][rq->event], rq->event != EV_LOAD, no_check)))
 		return false;
 	if (!indexed) {
 		wi = hier_ways_of(h, w->w2, w->w1);
 		w = &wi;
 	}
-	hit_apply(m, h, rq, w, hr, rq->event != EV_LOAD, true, out);
+	hit_apply(m, h, rq, w, hr, rq->event != EV_LOAD, true, no_check, out);
 	return true;
 }
 

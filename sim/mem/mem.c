@@ -46,8 +46,10 @@ demand(struct mem *m, struct req *rq, int event, simtime_t now, const struct fou
 		hier_lookup_ways_l2(&m->core[rq->core], rq->la, &w, l2way);
 	else /* (with the ways' indices, which a hit takes: no pointer arithmetic) */
 		hier_lookup_ways(&m->core[rq->core], rq->la, &w);
-	/* Looked up once for both: mem_hit changes nothing when it does not serve. */
-	hit = m->hit_fast && mem_hit(m, rq, &w, !f, &o);
+	/* Looked up once for both: mem_hit changes nothing when it does not serve.  A run of
+	 * stores (@l2way) is made only with the hit path on and outside check mode
+	 * (mem_store_run), so there neither is tested. */
+	hit = (l2way || m->hit_fast) && mem_hit(m, rq, &w, !f, l2way != NULL, &o);
 	if (!hit) {
 		if (!f) /* (a memo's request has it: mem_memo_miss) */
 			rq->socket = mem_core_socket(m, rq->core);
@@ -59,7 +61,9 @@ demand(struct mem *m, struct req *rq, int event, simtime_t now, const struct fou
 		else
 			mem_request_ways(m, rq, w.w2, w.w1, &o);
 	}
-	if (m->failed) { /* an invariant broke (check mode) or a limit was reached */
+	/* An invariant broke (check mode) or a limit was reached (a miss's new line): a run's
+	 * hit has neither (outside check mode). */
+	if ((!l2way || !hit) && m->failed) {
 		*line = DIR_NONE;
 		return now;
 	}
@@ -203,23 +207,42 @@ simtime_t mem_access_from(struct mem *m, int cpu, uint64_t addr, uint32_t size, 
 	return mem_access_op(m, cpu, addr, size, op, site, caller, now);
 }
 
+/* mem_store_run() with @fast (a constant): its stores through @run's path, which tests
+ * neither for check mode nor for the hit path being off (demand()); else each a
+ * mem_store_from(), which is the same store. */
+static inline __attribute__((always_inline)) uint32_t
+store_run(struct mem *m, struct req *rq, struct run_at *run, uint64_t addr, uint32_t n,
+	  uint32_t stride, uint32_t size, simtime_t *now, simtime_t until,
+	  const volatile sig_atomic_t *stop, struct mem_run *out, const bool fast)
+{
+	simtime_t t = *now;
+	uint32_t i;
+
+	for (i = 0; i < n && !m->failed && !*stop && !(until && t >= until); i++) {
+		uint64_t a = addr + (uint64_t)i * stride;
+
+		t = fast ? access_req(m, rq, a, size, MEM_STORE, t, run)
+			 : mem_store_from(m, rq->cpu, a, size, rq->site, rq->caller, t);
+		out->line[i] = m->last_line;
+		out->src[i] = (uint8_t)m->last_src;
+	}
+	*now = t;
+	return i;
+}
+
 uint32_t mem_store_run(struct mem *m, int cpu, uint64_t addr, uint32_t n, uint32_t stride,
 		       uint32_t size, uint32_t site, uint32_t caller, simtime_t *now,
 		       simtime_t until, const volatile sig_atomic_t *stop, struct mem_run *out)
 {
 	struct req rq = req_of(m, cpu, site, caller);
 	struct run_at run = {.sbo = sb_of(m, cpu)};
-	simtime_t t = *now;
-	uint32_t i;
 
 	assert(n <= MEM_RUN_MAX);
-	for (i = 0; i < n && !m->failed && !*stop && !(until && t >= until); i++) {
-		t = access_req(m, &rq, addr + (uint64_t)i * stride, size, MEM_STORE, t, &run);
-		out->line[i] = m->last_line;
-		out->src[i] = (uint8_t)m->last_src;
-	}
-	*now = t;
-	return i;
+	/* Check mode and the hit path off (the tests') are rare: one copy of the run for the
+	 * rest, where neither is tested at each store. */
+	if (m->hit_fast && !m->check)
+		return store_run(m, &rq, &run, addr, n, stride, size, now, until, stop, out, true);
+	return store_run(m, &rq, &run, addr, n, stride, size, now, until, stop, out, false);
 }
 
 /* As mem_access_from() of a one-line access (mm->ok), with its request made once
