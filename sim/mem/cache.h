@@ -180,6 +180,28 @@ static inline uint32_t pcache_victim_at(struct pcache *c, size_t s)
 	return (uint32_t)(best - n);
 }
 
+/* pcache_victim_full_at - pcache_victim_at() in one pass, for a set likely full: each way's
+ * tag is tested for an empty way and its stamp compared in the same loop (a filled way's stamp
+ * is never 0: its fill touches it), where pcache_victim_at scans the tags first, a pass of
+ * its own in a full set. */
+static inline uint32_t pcache_victim_full_at(struct pcache *c, size_t s)
+{
+	const ptrdiff_t n = -(ptrdiff_t)c->ways;
+	const uint64_t *t = &c->tags[s + c->ways], *u = &c->lru[s + c->ways];
+	ptrdiff_t best = n;
+	uint64_t lru = UINT64_MAX;
+
+	for (ptrdiff_t i = n; i; i++) {
+		if (!t[i])
+			return (uint32_t)(i - n);
+		if (u[i] < lru) { /* (the first at a tie, as pcache_lru) */
+			lru = u[i];
+			best = i;
+		}
+	}
+	return (uint32_t)(best - n);
+}
+
 /* pcache_stamp - way @w's last-use stamp (0: never used). */
 static inline uint64_t pcache_stamp(const struct pcache *c, const struct cway *w)
 {

@@ -89,26 +89,45 @@ static inline void hier_set_ways(struct hier *h, struct cway *w2, struct cway *w
 	}
 }
 
-/* hier_l1_fill - copy L2 way @src (holding @la) into L1d, whose victim just leaves: L1d
- * holds nothing L2 does not; each way names the other.  Not inlined: one copy for a hit's
- * fill (hier_touch_ways) and a miss's (hier_install), which stay small enough to be inlined
- * into their callers. */
-static __attribute__((noinline)) void hier_l1_fill(struct hier *h, uint64_t la,
-						   struct cway *src)
+/* Copy L2 way @src (holding @la; way @l2w of its set, -1: not known, a constant) into way @i1
+ * of L1d set @s1, whose copy just leaves: L1d holds nothing L2 does not; each way names the
+ * other. */
+static inline __attribute__((always_inline)) void
+hier_l1_put(struct hier *h, uint64_t la, struct cway *src, int l2w, size_t s1, uint32_t i1)
 {
-	size_t s1 = pcache_set_index(&h->l1, la);
-	uint32_t i1 = pcache_victim_at(&h->l1, s1);
 	const size_t vi = s1 + i1;
 	struct cway *v = &h->l1.way[vi];
 
 	*v = *src;
 	pcache_set_tag_at(&h->l1, vi, la + 1);
 	v->pf = 0;
-	v->l2w = (uint8_t)(src - pcache_set(&h->l2, la));
+	v->l2w = (uint8_t)(l2w >= 0 ? l2w : src - pcache_set(&h->l2, la));
 	src->l2w = (uint8_t)i1; /* hier_l1_way */
 	if (h->l1.epoch)
 		h->l1.epoch[v - h->l1.way] = h->l2.epoch[src - h->l2.way];
 	pcache_touch_at(&h->l1, vi);
+}
+
+/* hier_l1_fill - copy L2 way @src (holding @la) into L1d, into its set's victim
+ * (pcache_victim_at); hier_l1_refill - the same for a stream's hit (hier_touch_ways of ways
+ * hier_lookup_ways_l2 found, which knows @src's way in its set, @l2w), whose L1d set the
+ * stream's earlier lines have likely filled (pcache_victim_full_at).  Not inlined: one copy
+ * each, for a hit's fill (hier_touch_ways) and a miss's (hier_install), which stay small
+ * enough to be inlined into their callers. */
+static __attribute__((noinline)) void hier_l1_fill(struct hier *h, uint64_t la,
+						   struct cway *src)
+{
+	size_t s1 = pcache_set_index(&h->l1, la);
+
+	hier_l1_put(h, la, src, -1, s1, pcache_victim_at(&h->l1, s1));
+}
+
+static __attribute__((noinline)) void hier_l1_refill(struct hier *h, uint64_t la,
+						     struct cway *src, uint32_t l2w)
+{
+	size_t s1 = pcache_set_index(&h->l1, la);
+
+	hier_l1_put(h, la, src, (int)l2w, s1, pcache_victim_full_at(&h->l1, s1));
 }
 
 /* hier_install - fill L2 way @slot (already emptied) with @la, and L1d too for a demand fill
@@ -129,10 +148,14 @@ static inline void hier_install(struct hier *h, struct cway *slot, uint64_t la, 
 }
 
 /* The ways of one copy: L2 way @w2, L1d way @w1 (NULL when L1d lacks it), and their
- * indices in their caches' arrays (i1 meaningless without w1). */
+ * indices in their caches' arrays (i1 meaningless without w1); @stream: a stream's
+ * (hier_lookup_ways_l2), for the L1d fill of its hit (hier_touch_ways), @at2 then w2's way
+ * in its set. */
 struct hier_ways {
 	struct cway *w2, *w1;
 	size_t i2, i1;
+	bool stream;
+	uint8_t at2;
 };
 
 /* hier_ways_of - the struct hier_ways of the ways hier_lookup() found. */
@@ -149,6 +172,7 @@ static inline void hier_lookup_ways(struct hier *h, uint64_t la, struct hier_way
 {
 	size_t i = pcache_find(&h->l1, la);
 
+	w->stream = false;
 	if (i != PCACHE_NONE) { /* the L2 way as hier_lookup() finds it */
 		w->w1 = &h->l1.way[i];
 		w->i1 = i;
@@ -172,6 +196,7 @@ static inline void hier_lookup_ways_l2(struct hier *h, uint64_t la, struct hier_
 {
 	size_t s = pcache_set_index(&h->l2, la);
 
+	w->stream = true;
 	if (h->l2.tags[s + *way] == la + 1) {
 		w->i2 = s + *way;
 	} else if (pcache_find_in(&h->l2, la, &w->i2)) {
@@ -181,6 +206,7 @@ static inline void hier_lookup_ways_l2(struct hier *h, uint64_t la, struct hier_
 		return;
 	}
 	w->w2 = &h->l2.way[w->i2];
+	w->at2 = (uint8_t)*way;
 	w->i1 = pcache_set_index(&h->l1, la) + w->w2->l2w;
 	w->w1 = h->l1.tags[w->i1] == la + 1 ? &h->l1.way[w->i1] : NULL;
 }
@@ -196,7 +222,10 @@ static inline void hier_touch_ways(struct hier *h, const struct hier_ways *w)
 		pcache_touch_at(&h->l1, w->i1);
 	} else {
 		w->w2->pf = 0;
-		hier_l1_fill(h, h->l2.tags[w->i2] - 1, w->w2);
+		if (w->stream)
+			hier_l1_refill(h, h->l2.tags[w->i2] - 1, w->w2, w->at2);
+		else
+			hier_l1_fill(h, h->l2.tags[w->i2] - 1, w->w2);
 	}
 }
 
