@@ -185,30 +185,48 @@ static inline void hier_lookup_ways(struct hier *h, uint64_t la, struct hier_way
 	w->w2 = pcache_find_in(&h->l2, la, &w->i2) ? &h->l2.way[w->i2] : NULL;
 }
 
-/* hier_lookup_ways_l2 - hier_lookup_ways() that scans L2 first, then reads only the L1d way
- * the L2 way names (hier_l1_way): for a stream of stores to lines L1d mostly lacks (page
- * zeroing, mem_store_run), where the L1d scan nearly always fails.  Way *@way of the set is
- * tried before the scan, which sets it to the way found: a stream's lines sit in
- * consecutive sets, filled one after another, so mostly in the same way (default-before:
- * every L2 hit of a run is found there). */
-static inline void hier_lookup_ways_l2(struct hier *h, uint64_t la, struct hier_ways *w,
-				       uint32_t *way)
+/* Fill @w with the ways of @la's copy in L2 way @i2, way @at of its set, and the L1d way it
+ * names (hier_l1_way). */
+static inline void hier_ways_at(struct hier *h, uint64_t la, struct hier_ways *w, size_t i2,
+				uint32_t at)
+{
+	w->stream = true;
+	w->i2 = i2;
+	w->w2 = &h->l2.way[i2];
+	w->at2 = (uint8_t)at;
+	w->i1 = pcache_set_index(&h->l1, la) + w->w2->l2w;
+	w->w1 = h->l1.tags[w->i1] == la + 1 ? &h->l1.way[w->i1] : NULL;
+}
+
+/* hier_lookup_hint, hier_lookup_ways_l2 - hier_lookup_ways() that looks in L2 first, then
+ * reads only the L1d way the L2 way names (hier_l1_way): for a stream of stores to lines L1d
+ * mostly lacks (page zeroing, mem_store_run), where the L1d scan nearly always fails.
+ * hier_lookup_hint looks at way @way of the set alone (a stream's lines sit in consecutive
+ * sets, filled one after another, so mostly in the same way: default-before finds every L2
+ * hit of a run there) and returns whether it holds @la (else @w is not set);
+ * hier_lookup_ways_l2 scans the set, *@way getting the way found. */
+static inline bool hier_lookup_hint(struct hier *h, uint64_t la, struct hier_ways *w,
+				    uint32_t way)
 {
 	size_t s = pcache_set_index(&h->l2, la);
 
-	w->stream = true;
-	if (h->l2.tags[s + *way] == la + 1) {
-		w->i2 = s + *way;
-	} else if (pcache_find_in(&h->l2, la, &w->i2)) {
-		*way = (uint32_t)(w->i2 - s);
-	} else {
+	if (h->l2.tags[s + way] != la + 1)
+		return false;
+	hier_ways_at(h, la, w, s + way, way);
+	return true;
+}
+
+static inline void hier_lookup_ways_l2(struct hier *h, uint64_t la, struct hier_ways *w,
+				       uint32_t *way)
+{
+	size_t i2;
+
+	if (!pcache_find_in(&h->l2, la, &i2)) {
 		w->w2 = NULL;
 		return;
 	}
-	w->w2 = &h->l2.way[w->i2];
-	w->at2 = (uint8_t)*way;
-	w->i1 = pcache_set_index(&h->l1, la) + w->w2->l2w;
-	w->w1 = h->l1.tags[w->i1] == la + 1 ? &h->l1.way[w->i1] : NULL;
+	*way = (uint32_t)(i2 - pcache_set_index(&h->l2, la));
+	hier_ways_at(h, la, w, i2, *way);
 }
 
 /* hier_touch_ways - a demand use of the copy in @w: refresh LRU, bring it into L1d, and it

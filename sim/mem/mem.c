@@ -21,13 +21,45 @@ struct found {
 	uint32_t line;
 };
 
+/* The ways of a run's store (@rq) into @w: the L2 way *@way of its set first (hier_lookup_hint;
+ * the run's last line's way), then the directory: a line it lacks is in no cache (a stream's
+ * first touch, most of a run's misses), and only a line it has is looked for in the L2 set.
+ * Return: whether the directory was asked, its answer (DIR_NONE: none) in *@idx. */
+static inline bool run_lookup(struct mem *m, const struct req *rq, struct hier_ways *w,
+			      uint32_t *way, uint32_t *idx)
+{
+	struct hier *h = &m->core[rq->core];
+
+	if (hier_lookup_hint(h, rq->la, w, *way))
+		return false;
+	*idx = dir_lookup(&m->dir, rq->la);
+	if (*idx == DIR_NONE)
+		w->w2 = NULL;
+	else
+		hier_lookup_ways_l2(h, rq->la, w, way);
+	return true;
+}
+
+/* The directory index of absent line @rq->la for demand(): @f's if it knows it, else the
+ * directory's answer @idx if @asked (run_lookup), else the directory's (mem_line_index); the
+ * entry is made on first touch. */
+static inline uint32_t absent_line(struct mem *m, const struct req *rq, const struct found *f,
+				   bool asked, uint32_t idx)
+{
+	if (f && f->line != DIR_NONE)
+		return f->line;
+	if (!asked)
+		return mem_line_index(m, rq->la);
+	return idx != DIR_NONE ? idx : mem_line_new(m, rq->la);
+}
+
 /* One demand request on line @rq->la (and offset @rq->off), for @rq's CPU, site and caller
  * (and socket, which a miss sets when it has no @f: mem_access_from() leaves it to the miss);
  * returns when its data (or ownership) is there.  @f: the ways its caller found, or NULL;
  * only a memo's request (mem_memo_miss) comes with them, and only it remembers its Pareto
  * row (acct_orow_memo).  @l2way (NULL, a constant, but in a run of stores: mem_store_run):
- * look the line up in L2 first, at that way first (hier_lookup_ways_l2): L1d mostly lacks a
- * run's lines.
+ * look the line up in L2 first, at that way first (run_lookup): L1d mostly lacks a run's
+ * lines.
  * *line gets the line's directory index (DIR_NONE when the run failed).  Inlined into each
  * case of access_line(): it is on every access's path. */
 static inline __attribute__((always_inline)) simtime_t
@@ -36,14 +68,15 @@ demand(struct mem *m, struct req *rq, int event, simtime_t now, const struct fou
 {
 	struct outcome o;
 	struct hier_ways w;
-	bool hit;
+	uint32_t idx = DIR_NONE;
+	bool hit, asked = false;
 
 	rq->event = (uint8_t)event;
 	rq->now = now;
 	if (f)
 		w = (struct hier_ways){.w2 = f->w2, .w1 = f->w1};
 	else if (l2way)
-		hier_lookup_ways_l2(&m->core[rq->core], rq->la, &w, l2way);
+		asked = run_lookup(m, rq, &w, l2way, &idx);
 	else /* (with the ways' indices, which a hit takes: no pointer arithmetic) */
 		hier_lookup_ways(&m->core[rq->core], rq->la, &w);
 	/* Looked up once for both: mem_hit changes nothing when it does not serve.  A run of
@@ -54,10 +87,7 @@ demand(struct mem *m, struct req *rq, int event, simtime_t now, const struct fou
 		if (!f) /* (a memo's request has it: mem_memo_miss) */
 			rq->socket = mem_core_socket(m, rq->core);
 		if (!w.w2) /* a line not held: its L1d way is none either */
-			mem_request_absent(m, rq,
-					   f && f->line != DIR_NONE ? f->line
-								     : mem_line_index(m, rq->la),
-					   &o);
+			mem_request_absent(m, rq, absent_line(m, rq, f, asked, idx), &o);
 		else
 			mem_request_ways(m, rq, w.w2, w.w1, &o);
 	}
@@ -77,7 +107,7 @@ demand(struct mem *m, struct req *rq, int event, simtime_t now, const struct fou
 
 /* What a run of stores (mem_store_run) keeps from one store to the next: its CPU's store
  * buffer, and the L2 way (in its set) its last line was found in, looked at first for the
- * next line (hier_lookup_ways_l2). */
+ * next line (hier_lookup_hint). */
 struct run_at {
 	struct sb_of sbo;
 	uint32_t l2way;
