@@ -394,17 +394,31 @@ uint32_t objmap_find(const struct objmap *om, uint64_t addr)
 	return o.idx;
 }
 
-uint32_t objmap_find_in(const struct objmap *om, uint64_t lo, uint64_t hi)
+/* The first object starting in [@lo, @hi), when objmap_find() has just answered that none
+ * holds @lo. */
+static uint32_t find_past(const struct objmap *om, uint64_t lo, uint64_t hi)
 {
-	uint32_t o = objmap_find(om, lo);
 	struct opos next;
 
-	if (o != OBJ_NONE)
-		return o;
 	if (in_gap(om, lo)) /* objmap_find just remembered it, or it was known */
 		return om->last->gap_hi < hi ? om->last->gap_next : OBJ_NONE;
 	next = neighbour(om, lo, true); /* the first object past lo */
 	return next.ok && next.base < hi ? next.idx : OBJ_NONE;
+}
+
+uint32_t objmap_find_in(const struct objmap *om, uint64_t lo, uint64_t hi)
+{
+	uint32_t o = objmap_find(om, lo);
+
+	return o != OBJ_NONE ? o : find_past(om, lo, hi);
+}
+
+uint32_t objmap_find_unit(const struct objmap *om, uint64_t lo, uint64_t hi, uint32_t *in)
+{
+	uint32_t o = objmap_find(om, lo);
+
+	*in = o != OBJ_NONE ? o : find_past(om, lo, hi);
+	return o;
 }
 
 char *objmap_member(const struct objmap *om, uint32_t obj, uint64_t addr)

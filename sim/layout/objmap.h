@@ -138,6 +138,10 @@ uint32_t objmap_find(const struct objmap *om, uint64_t addr);
  * OBJ_NONE: which object's memory a coherence unit that begins in padding belongs to. */
 uint32_t objmap_find_in(const struct objmap *om, uint64_t lo, uint64_t hi);
 
+/* objmap_find_unit - objmap_find(@lo), and objmap_find_in(@lo, @hi) in *@in, with one lookup
+ * of @lo: a line's first touch asks both (its name, its home). */
+uint32_t objmap_find_unit(const struct objmap *om, uint64_t lo, uint64_t hi, uint32_t *in);
+
 /* objmap_member - the member path of @addr in object @obj ("lruvec.lru_lock"), or NULL when
  * the object has no layout or the byte is a hole.  Caller g_free()s. */
 char *objmap_member(const struct objmap *om, uint32_t obj, uint64_t addr);

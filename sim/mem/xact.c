@@ -47,8 +47,8 @@ uint32_t mem_line_new(struct mem *m, uint64_t la)
 	}
 	/* Named after the object at its first byte; homed where the memory of any object in it
 	 * is (a 128-byte unit can begin in padding). */
-	obj = m->objs ? objmap_find(m->objs, la) : OBJ_NONE;
-	mem = obj != OBJ_NONE || !m->objs ? obj : objmap_find_in(m->objs, la, la + m->gsize);
+	mem = OBJ_NONE;
+	obj = m->objs ? objmap_find_unit(m->objs, la, la + m->gsize, &mem) : OBJ_NONE;
 	home = mem != OBJ_NONE ? m->objs->v[mem].node : 0;
 	idx = dir_insert(&m->dir, la, home);
 	mstats_add_line(&m->st, idx, obj, la, la + m->gsize);

@@ -202,7 +202,7 @@ START_TEST(objmap_index_matches_sorted_list)
 		ck_assert_uint_eq(objmap_seal(&om), bad);
 		for (int q = 0; q < 200; q++) {
 			uint64_t a = (uint64_t)g_rand_int_range(rng, 0x3d000, 0x4c000);
-			uint32_t k = ref_below(ref, n, a), want = OBJ_NONE, want_in;
+			uint32_t k = ref_below(ref, n, a), want = OBJ_NONE, want_in, got_in;
 
 			if (k && a < ref[k - 1].base + ref[k - 1].size)
 				want = ref[k - 1].idx;
@@ -210,18 +210,25 @@ START_TEST(objmap_index_matches_sorted_list)
 			want_in = want != OBJ_NONE ? want
 				  : k < n && ref[k].base < a + 128 ? ref[k].idx : OBJ_NONE;
 			ck_assert_uint_eq(objmap_find_in(&om, a, a + 128), want_in);
+			got_in = ~0u;
+			ck_assert_uint_eq(objmap_find_unit(&om, a, a + 128, &got_in), want);
+			ck_assert_uint_eq(got_in, want_in);
 		}
 		/* A sweep, as first touches go: each lookup near the one before (objmap.h, last),
-		 * inside objects and through the gaps between them (obj_last's gap). */
+		 * inside objects and through the gaps between them (obj_last's gap); the first
+		 * touch's one-lookup pair (objmap_find_unit) with them. */
 		for (uint64_t a = 0x3d000; a < 0x4c000; a += 8) {
-			uint32_t k = ref_below(ref, n, a), want = OBJ_NONE;
+			uint32_t k = ref_below(ref, n, a), want = OBJ_NONE, want_in, got_in = ~0u;
 
 			if (k && a < ref[k - 1].base + ref[k - 1].size)
 				want = ref[k - 1].idx;
+			ck_assert_uint_eq(objmap_find_unit(&om, a, a + 128, &got_in), want);
 			ck_assert_uint_eq(objmap_find(&om, a), want);
+			want_in = want;
 			if (want == OBJ_NONE && k < n && ref[k].base < a + 128)
-				want = ref[k].idx;
-			ck_assert_uint_eq(objmap_find_in(&om, a, a + 128), want);
+				want_in = ref[k].idx;
+			ck_assert_uint_eq(got_in, want_in);
+			ck_assert_uint_eq(objmap_find_in(&om, a, a + 128), want_in);
 		}
 		objmap_release(&om);
 	}
