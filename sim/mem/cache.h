@@ -80,10 +80,10 @@ static inline uint64_t pcache_tag(const struct pcache *c, const struct cway *w)
 	return c->tags[w - c->way];
 }
 
-/* pcache_lookup - the way holding @line_addr, or NULL. */
-static inline struct cway *pcache_lookup(struct pcache *c, uint64_t line_addr)
+/* pcache_lookup - the way holding @line_addr, or NULL; pcache_lookup_in - the same in its
+ * set, at index @s (pcache_set_index), which the caller has. */
+static inline struct cway *pcache_lookup_in(struct pcache *c, size_t s, uint64_t line_addr)
 {
-	size_t s = pcache_set_index(c, line_addr);
 	const uint64_t *t = &c->tags[s];
 	uint64_t tag = line_addr + 1;
 
@@ -91,6 +91,11 @@ static inline struct cway *pcache_lookup(struct pcache *c, uint64_t line_addr)
 		if (t[i] == tag)
 			return &c->way[s + i];
 	return NULL;
+}
+
+static inline struct cway *pcache_lookup(struct pcache *c, uint64_t line_addr)
+{
+	return pcache_lookup_in(c, pcache_set_index(c, line_addr), line_addr);
 }
 
 /* pcache_find - the index in way[] of the way holding @line_addr, or PCACHE_NONE (as
@@ -146,16 +151,21 @@ struct cway *pcache_lru(struct pcache *c, size_t s);
 /* pcache_victim - the way to fill for @line_addr: an empty one, else the least recently used.
  * The caller evicts its current content (if tag != 0) before reusing it.  Inline: every fill
  * asks, and most find an empty way (coherence invalidates more than capacity evicts).
- * pcache_victim_at - the same in the set at index @s (pcache_set_index), as a way of it. */
-static inline struct cway *pcache_victim(struct pcache *c, uint64_t line_addr)
+ * pcache_victim_in - the same in the set at index @s (pcache_set_index); pcache_victim_at -
+ * there too, as a way of it. */
+static inline struct cway *pcache_victim_in(struct pcache *c, size_t s)
 {
-	size_t s = pcache_set_index(c, line_addr);
 	const uint64_t *t = &c->tags[s];
 
 	for (uint32_t i = 0; i < c->ways; i++)
 		if (!t[i])
 			return &c->way[s + i];
 	return pcache_lru(c, s);
+}
+
+static inline struct cway *pcache_victim(struct pcache *c, uint64_t line_addr)
+{
+	return pcache_victim_in(c, pcache_set_index(c, line_addr));
 }
 
 static inline uint32_t pcache_victim_at(struct pcache *c, size_t s)

@@ -56,6 +56,18 @@ static inline struct cway *hier_lookup_l2(struct hier *h, uint64_t la, struct cw
 	return w2;
 }
 
+/* hier_lookup_l2_in - hier_lookup_l2() in the L2 set at index @s2 (pcache_set_index), which
+ * the caller has: every core's caches have one geometry (mem_new), so a request finds its
+ * line's set once for all of them. */
+static inline struct cway *hier_lookup_l2_in(struct hier *h, uint64_t la, size_t s2,
+					     struct cway **w1)
+{
+	struct cway *w2 = pcache_lookup_in(&h->l2, s2, la);
+
+	*w1 = w2 ? hier_l1_way(h, w2, la) : NULL;
+	return w2;
+}
+
 /* hier_init - empty L1d and L2 of @l1_sets/@l2_sets sets (in coherence units, log2 @shift),
  * keeping the copies' value epochs when @epochs (check mode: only its data-value test reads
  * them, so outside it a fill or a state change writes none). */

@@ -28,6 +28,9 @@ struct exec {
 	struct cway *victim; /* a miss: the L2 way its fill takes (pcache_victim) */
 	struct cway *w2;     /* else the L2 way of the requester's copy */
 	struct cway *w1;     /* and, for a demand request, its L1d way (NULL: not in L1d) */
+	/* The first way of the line's L2 set (pcache_set_index): the same in every core's L2,
+	 * of one geometry (mem_new), so the owner's and the sharers' lookups use it too. */
+	size_t s2;
 	bool demand;
 	/* The line's directory entry, found once: no entry is added while a request runs (an
 	 * L2 victim's eviction is a request on a line that has one). */
@@ -73,17 +76,17 @@ static void evict_copy(struct mem *m, int core, int socket, uint32_t idx, struct
 	core_invalidate(m, core, idx, w2);
 }
 
-/* The owner's side: @core receives @msg about line @idx; its own table row says what its copy
- * does.  @member: @core is known to be in the line's sharer set (send_inv walks it), so its
- * removal tests nothing (dir_del_member).  Return: false (the run failed) when the table has
- * no row for the copy's state. */
+/* The owner's side: @core receives @msg about line @idx (of L2 set @s2: exec.s2); its own
+ * table row says what its copy does.  @member: @core is known to be in the line's sharer set
+ * (send_inv walks it), so its removal tests nothing (dir_del_member).  Return: false (the run
+ * failed) when the table has no row for the copy's state. */
 static inline __attribute__((always_inline)) bool
 owner_msg(struct mem *m, struct dline *dl, uint32_t idx, int core, int msg, bool member,
-	  simtime_t now)
+	  size_t s2, simtime_t now)
 {
 	struct hier *h = &m->core[core];
 	/* Once, for the row and its effect. */
-	struct cway *w1, *w2 = hier_lookup_l2(h, dl->addr, &w1);
+	struct cway *w1, *w2 = hier_lookup_l2_in(h, dl->addr, s2, &w1);
 	const struct mem_orow *r = &m->orows[w2 ? w2->state : MESI_I][msg];
 
 	if (!r->valid) {
@@ -118,23 +121,24 @@ owner_msg(struct mem *m, struct dline *dl, uint32_t idx, int core, int msg, bool
 /* @core, in the sharer set of line @idx (entry @dl), receives MSG_INV: a Shared copy, when
  * the table's row only drops it (m->inv_drops_shared), goes at once; any other by its row. */
 static inline __attribute__((always_inline)) void
-drop_shared(struct mem *m, struct dline *dl, uint32_t idx, int core, simtime_t now)
+drop_shared(struct mem *m, struct dline *dl, uint32_t idx, int core, size_t s2, simtime_t now)
 {
 	struct hier *h = &m->core[core];
-	struct cway *w1, *w2 = hier_lookup_l2(h, dl->addr, &w1);
+	struct cway *w1, *w2 = hier_lookup_l2_in(h, dl->addr, s2, &w1);
 
 	if (w2 && w2->state == MESI_S && m->inv_drops_shared) {
 		hier_drop_ways(h, w2, w1); /* the row's next state, I */
 		dir_del_member(&m->dir, dl, core); /* and its sharer bit */
 	} else {
-		owner_msg(m, dl, idx, core, MSG_INV, true, now);
+		owner_msg(m, dl, idx, core, MSG_INV, true, s2, now);
 	}
 }
 
-/* Invalidate every sharer of line @idx (entry @dl) but @rq's core.  Return: the cost; *n gets
- * how many copies went. */
+/* Invalidate every sharer of line @idx (entry @dl, L2 set @s2) but @rq's core.  Return: the
+ * cost; *n gets how many copies went. */
 static inline __attribute__((always_inline)) simtime_t
-send_inv(struct mem *m, struct dline *dl, uint32_t idx, const struct req *rq, uint32_t *n)
+send_inv(struct mem *m, struct dline *dl, uint32_t idx, size_t s2, const struct req *rq,
+	 uint32_t *n)
 {
 	uint64_t sh[C2C_MAX_CPUS / 64];
 	const uint64_t *set = dir_sharer_set(&m->dir, idx, sh);
@@ -154,7 +158,7 @@ send_inv(struct mem *m, struct dline *dl, uint32_t idx, const struct req *rq, ui
 			if (c == rq->core)
 				continue;
 			remote |= mem_core_socket(m, c) != rq->socket;
-			drop_shared(m, dl, idx, c, rq->now);
+			drop_shared(m, dl, idx, c, s2, rq->now);
 			(*n)++;
 		}
 	}
@@ -171,7 +175,7 @@ forward(struct mem *m, const struct req *rq, uint32_t idx, int msg, struct exec 
 
 	x->home = x->c2c = o->from_cache = true;
 	x->lat = tm_fwd(m->mc, mem_core_socket(m, owner), rq->socket, dl->home, x->hitm, &o->src);
-	owner_msg(m, dl, idx, owner, msg, false, rq->now);
+	owner_msg(m, dl, idx, owner, msg, false, x->s2, rq->now);
 	if (msg == MSG_FWD_GETX)
 		o->nr_inv++;
 }
@@ -274,7 +278,7 @@ exec_transfer(struct mem *m, const struct req *rq, uint32_t idx, uint32_t acts, 
 		dl->llc_valid |= 1u << rq->socket;
 	if (runs(m, acts, ACT_SEND_INV)) {
 		uint32_t n;
-		simtime_t inv = send_inv(m, dl, idx, rq, &n);
+		simtime_t inv = send_inv(m, dl, idx, x->s2, rq, &n);
 
 		x->home = x->c2c = true;
 		o->nr_inv += n;
@@ -528,6 +532,7 @@ request_ways(struct mem *m, const struct req *rq, struct cway *w2, struct cway *
 	int own = w2 ? w2->state : MESI_I, others;
 
 	x.dl = &m->dir.line[idx];
+	x.s2 = pcache_set_index(&h->l2, rq->la);
 	others = mem_others_dl(x.dl, rq->core, own);
 	const struct mem_row *r = &m->rows[own][others][rq->event];
 
@@ -537,7 +542,7 @@ request_ways(struct mem *m, const struct req *rq, struct cway *w2, struct cway *
 		x.ready_at = w2->ready_at;
 	} else if (r->r && r->next_own != MESI_I) {
 		/* A miss that fills (a dropped prefetch does not: no victim to look for). */
-		x.victim = pcache_victim(&h->l2, rq->la);
+		x.victim = pcache_victim_in(&h->l2, x.s2);
 		/* If the fill evicts a line, its directory entry, long untouched, is a host
 		 * cache miss: start it now, under the rest of the request. */
 		if (pcache_tag(&h->l2, x.victim))
