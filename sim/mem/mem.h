@@ -401,17 +401,14 @@ static inline uint32_t mem_value_block(const struct mem *m, uint32_t idx, uint64
 	return idx < m->val_cap ? m->val_of[idx] : DIR_NONE;
 }
 
-static inline uint64_t mem_peek_at(struct mem *m, uint32_t idx, uint64_t addr, uint32_t size)
+/* mem_value_get, mem_value_set - the @size bytes (1, 2, 4 or 8) at @p, a value block's word
+ * (mem_value_ptr). */
+static inline uint64_t mem_value_get(const uint8_t *p, uint32_t size)
 {
-	uint32_t b = mem_value_block(m, idx, addr, size);
-	const uint8_t *p;
 	uint64_t v8;
 	uint32_t v4;
 	uint16_t v2;
 
-	if (b >= MEM_VALUE_SLOW)
-		return b == DIR_NONE ? 0 : mem_peek_at_slow(m, idx, addr, size);
-	p = &m->vals[(size_t)b * m->gsize + (addr & (m->gsize - 1))];
 	switch (size) {
 	case 8: memcpy(&v8, p, 8); return v8;
 	case 4: memcpy(&v4, p, 4); return v4;
@@ -420,25 +417,48 @@ static inline uint64_t mem_peek_at(struct mem *m, uint32_t idx, uint64_t addr, u
 	}
 }
 
-static inline void mem_poke_at(struct mem *m, uint32_t idx, uint64_t addr, uint32_t size,
-			       uint64_t v)
+static inline void mem_value_set(uint8_t *p, uint32_t size, uint64_t v)
 {
-	uint32_t b = mem_value_block(m, idx, addr, size);
-	uint8_t *p;
 	uint32_t v4 = (uint32_t)v;
 	uint16_t v2 = (uint16_t)v;
 
-	if (b >= MEM_VALUE_SLOW) { /* the line's first write, or as above */
-		mem_poke_at_slow(m, idx, addr, size, v);
-		return;
-	}
-	p = &m->vals[(size_t)b * m->gsize + (addr & (m->gsize - 1))];
 	switch (size) {
 	case 8: memcpy(p, &v, 8); break;
 	case 4: memcpy(p, &v4, 4); break;
 	case 2: memcpy(p, &v2, 2); break;
 	default: *p = (uint8_t)v;
 	}
+}
+
+/* mem_value_ptr - where line @idx (as for mem_peek_at) holds the @size bytes at @addr, for a
+ * read and a write of one value with one look-up (a path's store or read-modify-write):
+ * NULL where mem_peek_at and mem_poke_at must answer (a line never written, or as
+ * mem_value_block says).  Valid until the next line's first write (a block is added). */
+static inline uint8_t *mem_value_ptr(struct mem *m, uint32_t idx, uint64_t addr, uint32_t size)
+{
+	uint32_t b = mem_value_block(m, idx, addr, size);
+
+	return b >= MEM_VALUE_SLOW ? NULL : &m->vals[(size_t)b * m->gsize + (addr & (m->gsize - 1))];
+}
+
+static inline uint64_t mem_peek_at(struct mem *m, uint32_t idx, uint64_t addr, uint32_t size)
+{
+	uint32_t b = mem_value_block(m, idx, addr, size);
+
+	if (b >= MEM_VALUE_SLOW)
+		return b == DIR_NONE ? 0 : mem_peek_at_slow(m, idx, addr, size);
+	return mem_value_get(&m->vals[(size_t)b * m->gsize + (addr & (m->gsize - 1))], size);
+}
+
+static inline void mem_poke_at(struct mem *m, uint32_t idx, uint64_t addr, uint32_t size,
+			       uint64_t v)
+{
+	uint32_t b = mem_value_block(m, idx, addr, size);
+
+	if (b >= MEM_VALUE_SLOW) /* the line's first write, or as above */
+		mem_poke_at_slow(m, idx, addr, size, v);
+	else
+		mem_value_set(&m->vals[(size_t)b * m->gsize + (addr & (m->gsize - 1))], size, v);
 }
 
 /* mem_line_bytes - the host bytes held for the touched lines: directory entries and slots,

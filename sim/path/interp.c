@@ -156,13 +156,19 @@ exec_mem_op(struct ptask *t, const struct pinsn *in, int64_t *loc, simtime_t now
 	uint32_t size = in->addr.size < 8 ? in->addr.size : 8, line;
 	struct mem *m = t->mem;
 	int64_t old = 0, nv, a = 0;
+	uint8_t *vp = NULL;
 	const enum mem_op mop = op == P_LOAD ? MEM_LOAD : op == P_STORE ? MEM_STORE
 			      : op == P_RMW ? MEM_RMW : MEM_LOCKED_RMW;
 	simtime_t next = thread_access(t, addr, in->addr.size, mop, in->site, now);
 
 	line = m->last_line;
+	/* The value's place, found once for the read and the write (NULL: the _at calls). */
+	if (op != P_LOAD)
+		vp = mem_value_ptr(m, line, addr, size);
 	/* A load into no local reads no value: the access alone is what it models. */
-	if (op != P_LOAD || in->dst >= 0)
+	if (op != P_LOAD && vp)
+		old = sext(mem_value_get(vp, size), size);
+	else if (op != P_LOAD || in->dst >= 0)
 		old = sext(mem_peek_at(m, line, addr, size), size);
 	nv = old;
 	if (op != P_LOAD && in->av.kind)
@@ -173,7 +179,9 @@ exec_mem_op(struct ptask *t, const struct pinsn *in, int64_t *loc, simtime_t now
 		nv = in->kind == RMW_ADD ? old + a : in->kind == RMW_SUB ? old - a : a;
 	else if (op == P_CMPXCHG && old == a)
 		nv = it_val(t, &in->bv, loc);
-	if (op != P_LOAD && nv != old)
+	if (op != P_LOAD && nv != old && vp)
+		mem_value_set(vp, size, (uint64_t)nv);
+	else if (op != P_LOAD && nv != old)
 		mem_poke_at(m, line, addr, size, (uint64_t)nv);
 	/* What a load returns is the memory at its issue: `observe` compares with the truth
 	 * of that moment, not of the moment the thread resumes.  The thread's copy is renewed
