@@ -430,6 +430,12 @@ static inline void mem_value_set(uint8_t *p, uint32_t size, uint64_t v)
 	}
 }
 
+/* The word at @addr in value block @b (mem_value_block, not MEM_VALUE_SLOW or DIR_NONE). */
+static inline uint8_t *mem_value_word(struct mem *m, uint32_t b, uint64_t addr)
+{
+	return &m->vals[(size_t)b * m->gsize + (addr & (m->gsize - 1))];
+}
+
 /* mem_value_ptr - where line @idx (as for mem_peek_at) holds the @size bytes at @addr, for a
  * read and a write of one value with one look-up (a path's store or read-modify-write):
  * NULL where mem_peek_at and mem_poke_at must answer (a line never written, or as
@@ -438,7 +444,7 @@ static inline uint8_t *mem_value_ptr(struct mem *m, uint32_t idx, uint64_t addr,
 {
 	uint32_t b = mem_value_block(m, idx, addr, size);
 
-	return b >= MEM_VALUE_SLOW ? NULL : &m->vals[(size_t)b * m->gsize + (addr & (m->gsize - 1))];
+	return b >= MEM_VALUE_SLOW ? NULL : mem_value_word(m, b, addr);
 }
 
 static inline uint64_t mem_peek_at(struct mem *m, uint32_t idx, uint64_t addr, uint32_t size)
@@ -447,7 +453,7 @@ static inline uint64_t mem_peek_at(struct mem *m, uint32_t idx, uint64_t addr, u
 
 	if (b >= MEM_VALUE_SLOW)
 		return b == DIR_NONE ? 0 : mem_peek_at_slow(m, idx, addr, size);
-	return mem_value_get(&m->vals[(size_t)b * m->gsize + (addr & (m->gsize - 1))], size);
+	return mem_value_get(mem_value_word(m, b, addr), size);
 }
 
 static inline void mem_poke_at(struct mem *m, uint32_t idx, uint64_t addr, uint32_t size,
@@ -458,7 +464,7 @@ static inline void mem_poke_at(struct mem *m, uint32_t idx, uint64_t addr, uint3
 	if (b >= MEM_VALUE_SLOW) /* the line's first write, or as above */
 		mem_poke_at_slow(m, idx, addr, size, v);
 	else
-		mem_value_set(&m->vals[(size_t)b * m->gsize + (addr & (m->gsize - 1))], size, v);
+		mem_value_set(mem_value_word(m, b, addr), size, v);
 }
 
 /* mem_line_bytes - the host bytes held for the touched lines: directory entries and slots,
